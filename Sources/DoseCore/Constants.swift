@@ -1,0 +1,122 @@
+import Foundation
+
+/// Every numeric rule of the box, decoded from the top-level constants.json that the
+/// build embeds (see Sources/ConstantsPlugin). Nothing here is typed in by hand.
+public struct DoseConstants: Sendable, Equatable, Decodable {
+    public struct Window: Sendable, Equatable, Decodable {
+        public let openMin: Double
+        public let closeMin: Double
+        public let nearCloseRemainingMin: Double
+        public let defaultTargetMin: Int
+        public let validTargetsMin: [Int]
+        public let onTimeThresholdMin: Double
+    }
+    public struct Snooze: Sendable, Equatable, Decodable {
+        public let stepMin: Double
+        public let maxPerNight: Int
+        public let disabledBelowRemainingMin: Double
+    }
+    public struct Undo: Sendable, Equatable, Decodable {
+        public let defaultS: Double
+        public let choicesS: [Double]
+    }
+    public struct Alerts: Sendable, Equatable, Decodable {
+        public let remainingWarningsBeforeCloseMin: [Double]
+        public let hardStopWarningsBeforeCloseMin: [Double]
+    }
+    public struct WakeAlarm: Sendable, Equatable, Decodable {
+        public let preAlarmBeforeTargetMin: Double
+        public let followUpsAfterTargetMin: [Double]
+    }
+    public struct Alarm: Sendable, Equatable, Decodable {
+        public let ringS: Double
+    }
+    public struct Session: Sendable, Equatable, Decodable {
+        public let rolloverHour: Int
+        public let sleepStart: ClockTime
+        public let wakeTime: ClockTime
+        public let prepTime: ClockTime
+        public let missedCheckinCutoffH: Double
+    }
+    public struct Gestures: Sendable, Equatable, Decodable {
+        public let debounceMs: Int
+        public let doubleGapMs: Int
+        public let holdMs: Int
+        public let confirmHoldMs: Int
+        public let confirmationWindowS: Double
+        public let stuckGuardS: Double
+    }
+    public struct SleepEventRule: Sendable, Equatable, Decodable {
+        /// The schema's wire name, e.g. "bathroom" or "wake_final".
+        public let event: String
+        public let cooldownS: Double
+    }
+    public struct Feedback: Sendable, Equatable, Decodable {
+        public let statusDisplayS: Double
+    }
+
+    public let schemaVersion: Int
+    public let window: Window
+    public let snooze: Snooze
+    public let undo: Undo
+    public let alerts: Alerts
+    public let wakeAlarm: WakeAlarm
+    public let alarm: Alarm
+    public let session: Session
+    /// Every sleep event type the box knows, with its cooldown.
+    public let sleepEvents: [SleepEventRule]
+    public let gestures: Gestures
+    public let feedback: Feedback
+
+    /// Decodes constants.json text. Keys are snake_case in the file.
+    public static func decode(_ data: Data) throws -> DoseConstants {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(DoseConstants.self, from: data)
+    }
+
+    /// The constants the box runs on: constants.json as embedded at build time.
+    public static let box: DoseConstants = {
+        do {
+            return try decode(Data(EmbeddedConstants.json.utf8))
+        } catch {
+            // Only reachable when the build embedded a file of another shape; every test fails then.
+            fatalError("embedded constants.json does not decode: \(error)")
+        }
+    }()
+
+    /// The embedded text itself, for the drift test and for `boxctl config show`.
+    public static var embeddedJSON: String { EmbeddedConstants.json }
+}
+
+/// A local wall-clock time of day such as "18:00".
+public struct ClockTime: Sendable, Hashable, Decodable, CustomStringConvertible {
+    public let hour: Int
+    public let minute: Int
+
+    public init(hour: Int, minute: Int) {
+        self.hour = hour
+        self.minute = minute
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let parsed = ClockTime(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected HH:MM, got \(text)"))
+        }
+        self = parsed
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
+        hour = h
+        minute = m
+    }
+
+    public var description: String {
+        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One reading of the box's clocks, taken together by the shell and passed into the core.
+///
+/// `wall` is for display, session dates and export. Elapsed time within one boot comes
+/// from the monotonic reading (CLOCK_BOOTTIME nanoseconds, which keep counting through
+/// suspend), so a wall-clock step such as NTP correcting a Pi with no RTC never moves
+/// the dose window.
+public struct Moment: Hashable, Sendable, CustomStringConvertible {
+    public var wall: Date
+    /// The kernel's boot id (/proc/sys/kernel/random/boot_id); monotonic readings compare only within one boot.
+    public var boot: String
+    /// CLOCK_BOOTTIME in nanoseconds.
+    public var monoNanos: Int64
+
+    public init(wall: Date, boot: String, monoNanos: Int64) {
+        self.wall = wall
+        self.boot = boot
+        self.monoNanos = monoNanos
+    }
+
+    /// Time from `earlier` to `self`. Within one boot this is monotonic time; across a
+    /// reboot the wall clock is the only thing that spans the gap.
+    public func elapsed(since earlier: Moment) -> Duration {
+        if boot == earlier.boot {
+            return .nanoseconds(monoNanos - earlier.monoNanos)
+        }
+        return .seconds(wall.timeIntervalSince(earlier.wall))
+    }
+
+    /// The same clocks `d` later (both move together).
+    public func advanced(by d: Duration) -> Moment {
+        Moment(wall: wall.addingTimeInterval(d.seconds), boot: boot, monoNanos: monoNanos + d.nanoseconds)
+    }
+
+    public var description: String {
+        "\(wall.iso8601)@\(boot.prefix(8))+\(monoNanos)ns"
+    }
+}
+
+extension Duration {
+    /// Whole and fractional seconds as a Double (display and wall-clock arithmetic only).
+    public var seconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
+    }
+
+    public var nanoseconds: Int64 {
+        let c = components
+        return c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000
+    }
+
+    public static func minutes(_ m: Double) -> Duration { .milliseconds(Int64((m * 60_000).rounded())) }
+
+    public var minutes: Double { seconds / 60 }
+}
+
+extension Date {
+    /// ISO 8601 in UTC with milliseconds, the format every stored timestamp uses.
+    public var iso8601: String {
+        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        style.timeZone = TimeZone(identifier: "UTC")!
+        return formatted(style)
+    }
+
+    public init?(iso8601 text: String) {
+        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        if let d = try? withFraction.parse(text) {
+            self = d
+        } else if let d = try? Date.ISO8601FormatStyle().parse(text) {
+            self = d
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+
+// The vocabulary of the night log: what the core asks the shell to persist, and what it
+// folds back into state on start. Wire strings are the schema seed's.
+
+public enum DoseEventType: String, Sendable, Hashable, CaseIterable, Codable {
+    case dose1
+    case dose2
+    case extraDose = "extra_dose"
+    case dose2Skipped = "dose2_skipped"
+    case snooze
+
+    /// Counted by the dose index rule (SSOT 3.0): dose1, dose2 and extra_dose only.
+    public var countsAsDose: Bool { self == .dose1 || self == .dose2 || self == .extraDose }
+}
+
+public enum SleepEventType: String, Sendable, Hashable, CaseIterable, Codable {
+    case bathroom, water, snack
+    case inBed = "in_bed"
+    case lightsOut = "lights_out"
+    case wakeFinal = "wake_final"
+    case wakeTemp = "wake_temp"
+    case anxiety, dream
+    case heartRacing = "heart_racing"
+    case noise, temperature, pain
+    case napStart = "nap_start"
+    case napEnd = "nap_end"
+}
+
+/// Who caused an event: `button:NAME`, `boxctl:uid=N`, or the box itself (time rules).
+public enum Source: Sendable, Hashable, CustomStringConvertible {
+    case button(String)
+    case cli(uid: UInt32)
+    case system
+
+    public var description: String {
+        switch self {
+        case .button(let name): "button:\(name)"
+        case .cli(let uid): "boxctl:uid=\(uid)"
+        case .system: "system"
+        }
+    }
+
+    public init?(_ text: String) {
+        if text == "system" {
+            self = .system
+        } else if text.hasPrefix("button:"), text.count > 7 {
+            self = .button(String(text.dropFirst(7)))
+        } else if text.hasPrefix("boxctl:uid="), let uid = UInt32(text.dropFirst(11)) {
+            self = .cli(uid: uid)
+        } else {
+            return nil
+        }
+    }
+}
+
+public enum SkipReason: String, Sendable, Hashable, CaseIterable, Codable {
+    case drowsy
+    case sideEffects = "side_effects"
+    case other
+}
+
+/// How a session ended (schema seed, sleep_sessions.terminal_state).
+public enum TerminalState: String, Sendable, Hashable, CaseIterable, Codable {
+    case completed, skipped, expired, aborted
+}
+
+/// Why a session was closed (SSOT 3.0 closure rules).
+public enum CloseReason: String, Sendable, Hashable, CaseIterable, Codable {
+    case checkIn = "checkin"
+    case missedCheckInCutoff = "missed_checkin_cutoff"
+    case prepTimeRollover = "prep_time_rollover"
+}
+
+/// dose_events.metadata, with the schema seed's JSON keys. Absent keys stay absent.
+public struct DoseMetadata: Sendable, Hashable, Codable {
+    public var isEarly: Bool?
+    public var isLate: Bool?
+    public var isExtraDose: Bool?
+    public var snoozeNumber: Int?
+    public var reason: String?
+
+    public init(isEarly: Bool? = nil, isLate: Bool? = nil, isExtraDose: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil) {
+        self.isEarly = isEarly
+        self.isLate = isLate
+        self.isExtraDose = isExtraDose
+        self.snoozeNumber = snoozeNumber
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isEarly = "is_early", isLate = "is_late", isExtraDose = "is_extra_dose"
+        case snoozeNumber = "snooze_number", reason
+    }
+}
+
+/// The quick-mode morning check-in of SSOT 2.5, plus notes.
+public struct CheckInAnswers: Sendable, Hashable, Codable {
+    public enum FeelRested: String, Sendable, Hashable, CaseIterable, Codable { case notAtAll, slightly, moderate, well, veryWell }
+    public enum Grogginess: String, Sendable, Hashable, CaseIterable, Codable { case none, mild, moderate, severe, cantFunction }
+    public enum Mood: String, Sendable, Hashable, CaseIterable, Codable { case veryLow, low, neutral, good, great }
+
+    public static let qualityRange = 1...5
+    public static let clarityRange = 1...10
+
+    public var sleepQuality: Int
+    public var feelRested: FeelRested
+    public var grogginess: Grogginess
+    public var mentalClarity: Int
+    public var mood: Mood
+    public var notes: String?
+
+    /// The seed's defaults: 3 stars, moderate, mild, 5, neutral.
+    public init(sleepQuality: Int = 3, feelRested: FeelRested = .moderate, grogginess: Grogginess = .mild,
+                mentalClarity: Int = 5, mood: Mood = .neutral, notes: String? = nil) {
+        self.sleepQuality = sleepQuality
+        self.feelRested = feelRested
+        self.grogginess = grogginess
+        self.mentalClarity = mentalClarity
+        self.mood = mood
+        self.notes = notes
+    }
+
+    public var isValid: Bool {
+        Self.qualityRange.contains(sleepQuality) && Self.clarityRange.contains(mentalClarity)
+    }
+}
+
+public struct SessionRecord: Sendable, Hashable {
+    public var id: String
+    /// The grouping key, YYYY-MM-DD (sessionKey with the 18:00 rollover).
+    public var date: String
+    public var start: Moment
+    public init(id: String, date: String, start: Moment) {
+        self.id = id
+        self.date = date
+        self.start = start
+    }
+}
+
+public struct DoseRecord: Sendable, Hashable {
+    public var id: String
+    public var sessionID: String
+    public var sessionDate: String
+    public var type: DoseEventType
+    public var at: Moment
+    public var metadata: DoseMetadata
+    public var source: Source
+    public init(id: String, sessionID: String, sessionDate: String, type: DoseEventType, at: Moment, metadata: DoseMetadata = .init(), source: Source) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.type = type
+        self.at = at
+        self.metadata = metadata
+        self.source = source
+    }
+}
+
+public struct SleepEventRecord: Sendable, Hashable {
+    public var id: String
+    public var sessionID: String
+    public var sessionDate: String
+    public var type: SleepEventType
+    public var at: Moment
+    public var notes: String?
+    public var source: Source
+    public init(id: String, sessionID: String, sessionDate: String, type: SleepEventType, at: Moment, notes: String? = nil, source: Source) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.type = type
+        self.at = at
+        self.notes = notes
+        self.source = source
+    }
+}
+
+public struct CheckInRecord: Sendable, Hashable {
+    public var id: String
+    public var sessionID: String
+    public var sessionDate: String
+    public var at: Moment
+    public var answers: CheckInAnswers
+    public var source: Source
+    public init(id: String, sessionID: String, sessionDate: String, at: Moment, answers: CheckInAnswers, source: Source) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.at = at
+        self.answers = answers
+        self.source = source
+    }
+}
+
+/// Undo marks a dose event undone; the row stays.
+public struct UndoRecord: Sendable, Hashable {
+    public var eventID: String
+    public var at: Moment
+    public var source: Source
+    public init(eventID: String, at: Moment, source: Source) {
+        self.eventID = eventID
+        self.at = at
+        self.source = source
+    }
+}
+
+public struct SessionCloseRecord: Sendable, Hashable {
+    public var sessionID: String
+    public var at: Moment
+    public var terminalState: TerminalState
+    public var reason: CloseReason
+    public init(sessionID: String, at: Moment, terminalState: TerminalState, reason: CloseReason) {
+        self.sessionID = sessionID
+        self.at = at
+        self.terminalState = terminalState
+        self.reason = reason
+    }
+}
+
+/// One thing to write. A transition's records are written in one transaction, in order.
+public enum LogRecord: Sendable, Hashable {
+    case sessionOpened(SessionRecord)
+    case dose(DoseRecord)
+    case sleepEvent(SleepEventRecord)
+    case checkIn(CheckInRecord)
+    case undone(UndoRecord)
+    case sessionClosed(SessionCloseRecord)
+}
