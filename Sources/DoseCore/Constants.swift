@@ -2,8 +2,8 @@ import Foundation
 
 /// Every numeric rule of the box, decoded from the top-level constants.json that the
 /// build embeds (see Sources/ConstantsPlugin). Nothing here is typed in by hand.
-public struct DoseConstants: Sendable, Equatable, Decodable {
-    public struct Window: Sendable, Equatable, Decodable {
+public struct DoseConstants: Sendable, Hashable, Decodable {
+    public struct Window: Sendable, Hashable, Decodable {
         public let openMin: Double
         public let closeMin: Double
         public let nearCloseRemainingMin: Double
@@ -11,34 +11,34 @@ public struct DoseConstants: Sendable, Equatable, Decodable {
         public let validTargetsMin: [Int]
         public let onTimeThresholdMin: Double
     }
-    public struct Snooze: Sendable, Equatable, Decodable {
+    public struct Snooze: Sendable, Hashable, Decodable {
         public let stepMin: Double
         public let maxPerNight: Int
         public let disabledBelowRemainingMin: Double
     }
-    public struct Undo: Sendable, Equatable, Decodable {
+    public struct Undo: Sendable, Hashable, Decodable {
         public let defaultS: Double
         public let choicesS: [Double]
     }
-    public struct Alerts: Sendable, Equatable, Decodable {
+    public struct Alerts: Sendable, Hashable, Decodable {
         public let remainingWarningsBeforeCloseMin: [Double]
         public let hardStopWarningsBeforeCloseMin: [Double]
     }
-    public struct WakeAlarm: Sendable, Equatable, Decodable {
+    public struct WakeAlarm: Sendable, Hashable, Decodable {
         public let preAlarmBeforeTargetMin: Double
         public let followUpsAfterTargetMin: [Double]
     }
-    public struct Alarm: Sendable, Equatable, Decodable {
+    public struct Alarm: Sendable, Hashable, Decodable {
         public let ringS: Double
     }
-    public struct Session: Sendable, Equatable, Decodable {
+    public struct Session: Sendable, Hashable, Decodable {
         public let rolloverHour: Int
         public let sleepStart: ClockTime
         public let wakeTime: ClockTime
         public let prepTime: ClockTime
         public let missedCheckinCutoffH: Double
     }
-    public struct Gestures: Sendable, Equatable, Decodable {
+    public struct Gestures: Sendable, Hashable, Decodable {
         public let debounceMs: Int
         public let doubleGapMs: Int
         public let holdMs: Int
@@ -46,12 +46,12 @@ public struct DoseConstants: Sendable, Equatable, Decodable {
         public let confirmationWindowS: Double
         public let stuckGuardS: Double
     }
-    public struct SleepEventRule: Sendable, Equatable, Decodable {
+    public struct SleepEventRule: Sendable, Hashable, Decodable {
         /// The schema's wire name, e.g. "bathroom" or "wake_final".
         public let event: String
         public let cooldownS: Double
     }
-    public struct Feedback: Sendable, Equatable, Decodable {
+    public struct Feedback: Sendable, Hashable, Decodable {
         public let statusDisplayS: Double
     }
 

@@ -1,7 +1,72 @@
-import Testing
 import Foundation
+import Testing
 @testable import DoseCore
 
-@Test func embeddedDecodes() {
-    #expect(DoseConstants.box.window.openMin == 150)
+/// The constants the code runs on are constants.json, and they hold the seeds' values.
+@Suite struct ConstantsTests {
+    static let fileURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("constants.json")
+
+    @Test func codeMatchesTheFileOnDisk() throws {
+        let onDisk = try Data(contentsOf: Self.fileURL)
+        #expect(String(decoding: onDisk, as: UTF8.self) == DoseConstants.embeddedJSON,
+                "constants.json changed after the build embedded it")
+        #expect(try DoseConstants.decode(onDisk) == DoseConstants.box)
+    }
+
+    /// Pins every value to the seeds. Changing constants.json makes this fail on purpose:
+    /// a rule change must be a reviewed change here too.
+    @Test func seedValuesArePinned() {
+        let c = DoseConstants.box
+        #expect(c.window.openMin == 150)
+        #expect(c.window.closeMin == 240)
+        #expect(c.window.nearCloseRemainingMin == 15)
+        #expect(c.window.defaultTargetMin == 165)
+        #expect(c.window.validTargetsMin == [165, 180, 195, 210, 225])
+        #expect(c.window.onTimeThresholdMin == 10)
+        #expect(c.snooze.stepMin == 10)
+        #expect(c.snooze.maxPerNight == 3)
+        #expect(c.snooze.disabledBelowRemainingMin == 15)
+        #expect(c.undo.defaultS == 5)
+        #expect(c.undo.choicesS == [3, 5, 7, 10])
+        #expect(c.alerts.remainingWarningsBeforeCloseMin == [30, 15, 5, 1])
+        #expect(c.alerts.hardStopWarningsBeforeCloseMin == [15, 5, 2, 0.5])
+        #expect(c.wakeAlarm.preAlarmBeforeTargetMin == 5)
+        #expect(c.wakeAlarm.followUpsAfterTargetMin == [2, 4, 6])
+        #expect(c.alarm.ringS == 60)
+        #expect(c.session.rolloverHour == 18)
+        #expect(c.session.sleepStart == ClockTime(hour: 21, minute: 0))
+        #expect(c.session.wakeTime == ClockTime(hour: 7, minute: 0))
+        #expect(c.session.prepTime == ClockTime(hour: 18, minute: 0))
+        #expect(c.session.missedCheckinCutoffH == 4)
+        #expect(c.gestures.debounceMs == 30)
+        #expect(c.gestures.doubleGapMs == 400)
+        #expect(c.gestures.holdMs == 1000)
+        #expect(c.gestures.confirmHoldMs == 2000)
+        #expect(c.gestures.confirmationWindowS == 15)
+        #expect(c.gestures.stuckGuardS == 15)
+    }
+
+    @Test func sleepEventsAreTheSchemaWireNamesWithTheirCooldowns() {
+        let rules = DoseConstants.box.sleepEvents
+        #expect(rules.map(\.event) == SleepEventType.allCases.map(\.rawValue))
+        let cooled = Dictionary(uniqueKeysWithValues: rules.filter { $0.cooldownS > 0 }.map { ($0.event, $0.cooldownS) })
+        #expect(cooled == ["bathroom": 60, "water": 60, "snack": 60, "wake_final": 3600])
+    }
+
+    @Test func theAlertOffsetsAreTheSeedsMinutes() {
+        let plan = AlarmPlan.make(targetMinutes: 165, rules: .box)
+        let minutes = Set(plan.steps.map(\.offset.minutes))
+        for m in [150.0, 160, 165, 167, 169, 171, 210, 225, 235, 238, 239, 239.5, 240] {
+            #expect(minutes.contains(m), "no alert at \(m) min")
+        }
+    }
+
+    @Test func malformedConstantsAreRejectedWithTheKeyNamed() {
+        let broken = Data(#"{"schema_version": 1}"#.utf8)
+        #expect(throws: DecodingError.self) { try DoseConstants.decode(broken) }
+        let text = DoseConstants.embeddedJSON.replacingOccurrences(of: #""prep_time": "18:00""#, with: #""prep_time": "6pm""#)
+        #expect(throws: DecodingError.self) { try DoseConstants.decode(Data(text.utf8)) }
+    }
 }

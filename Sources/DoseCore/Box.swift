@@ -1,0 +1,218 @@
+import Foundation
+
+/// Everything the box can be asked to do. Gestures come from a button's recogniser;
+/// the rest from boxctl or from time passing.
+public enum Action: Sendable, Hashable {
+    case gesture(Gesture, button: String)
+    /// Take the next dose. Early or late needs `confirmed` (boxctl take --confirm).
+    case takeDose(confirmed: Bool)
+    /// Answer a pending early/late confirmation (the confirm hold does this on the button).
+    case confirm
+    case skipDose2(reason: SkipReason?)
+    case snooze
+    case undo
+    /// The only way to record a dose after Dose 2: explicit and confirmed, from boxctl.
+    case extraDose(confirmed: Bool)
+    case logSleepEvent(SleepEventType, notes: String?)
+    case checkIn(CheckInAnswers)
+    case stopAlarm
+    case setTarget(minutes: Int, confirmed: Bool)
+    case setFault(Fault, active: Bool)
+    /// Time passing: alarms fall due, confirmations time out, sessions close.
+    case tick
+}
+
+/// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
+public struct Context: Sendable, Hashable {
+    public var now: Moment
+    public var source: Source
+    public var ids: [String]
+
+    public init(now: Moment, source: Source = .system, ids: [String] = []) {
+        self.now = now
+        self.source = source
+        self.ids = ids
+    }
+}
+
+/// What the shell must do, in order. `persist` always comes first: the shell writes the
+/// records in one transaction and performs the rest only after the commit returned. If
+/// the write fails it keeps the old state, performs nothing of this list, and reports
+/// the failure (error tone, `setFault(.logUnwritable)`).
+public enum Effect: Sendable, Hashable {
+    case persist([LogRecord])
+    /// The steady LED pattern from now on. It does not cut short a flash in progress.
+    case led(LEDPattern)
+    /// A pattern laid over the steady one: once, or repeated for `duration`.
+    case flash(LEDPattern, duration: Duration?)
+    case play(Sound)
+    case stopSound
+    /// The remaining alarm plan changed (offsets since Dose 1).
+    case schedule(AlarmPlan)
+    /// No alarms remain tonight.
+    case cancelAlarms
+    /// The target interval changed; the shell stores the setting.
+    case saveTarget(Int)
+}
+
+public enum ConfirmKind: String, Sendable, Hashable, Codable { case early, late }
+
+/// What an accepted action did, for replies and logs.
+public enum Acceptance: Sendable, Hashable {
+    case recorded(DoseEventType)
+    case loggedSleepEvent(SleepEventType)
+    case checkedIn(TerminalState)
+    case undone(DoseEventType)
+    case awaitingConfirmation(ConfirmKind)
+    case confirmationCancelled
+    case status
+    case alarmStopped
+    case targetSet(Int)
+    case acknowledged
+    case faultChanged
+
+    public var message: String {
+        switch self {
+        case .recorded(.dose1): "Dose 1 recorded."
+        case .recorded(.dose2): "Dose 2 recorded."
+        case .recorded(.extraDose): "Extra dose recorded. Dose 2's time is unchanged."
+        case .recorded(.dose2Skipped): "Dose 2 skipped."
+        case .recorded(.snooze): "Snoozed for 10 minutes."
+        case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
+        case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
+        case .undone(let t): "Undone: \(t.rawValue)."
+        case .awaitingConfirmation(.early): "Dose 2 is early: hold the button 2 s within 15 s to confirm."
+        case .awaitingConfirmation(.late): "Dose 2 is late: hold the button 2 s within 15 s to confirm."
+        case .confirmationCancelled: "Cancelled; nothing recorded."
+        case .status: "Status shown."
+        case .alarmStopped: "Alarm stopped."
+        case .targetSet(let m): "Target set to \(m) minutes."
+        case .acknowledged: "OK."
+        case .faultChanged: "Fault state updated."
+        }
+    }
+}
+
+/// Why an action was refused, with the seeds' codes and user messages where they have one.
+public enum Refusal: Sendable, Hashable {
+    case dose1Required
+    case snoozeLimit(max: Int)
+    case snoozeNearClose
+    case snoozeBeforeWindow
+    case windowExceeded
+    case dose2AlreadyTaken(at: Date)
+    case dose2WasSkipped
+    case needsConfirmation(ConfirmKind)
+    case skipBeforeWindow
+    case undoExpired(windowSeconds: Int)
+    case nothingToUndo
+    case cooldown(SleepEventType, remainingSeconds: Int)
+    case noOpenSession
+    case invalidCheckIn
+    case invalidTarget(Int, valid: [Int])
+    case targetNeedsConfirmation(Int)
+    case extraDoseNeedsConfirmation
+    case extraDoseOnlyFromCLI
+    case extraDoseBeforeDose2
+    case nothingToConfirm
+    case unknownButton(String)
+
+    public var code: String {
+        switch self {
+        case .dose1Required: "422_DOSE1_REQUIRED"
+        case .snoozeLimit: "422_SNOOZE_LIMIT"
+        case .snoozeNearClose: "422_SNOOZE_DISABLED"
+        case .snoozeBeforeWindow: "422_WINDOW_NOT_OPEN"
+        case .windowExceeded: "422_WINDOW_EXCEEDED"
+        case .dose2AlreadyTaken: "409_ALREADY_TAKEN"
+        case .dose2WasSkipped: "409_DOSE2_SKIPPED"
+        case .needsConfirmation: "428_CONFIRMATION_REQUIRED"
+        case .skipBeforeWindow: "422_WINDOW_NOT_OPEN"
+        case .undoExpired: "410_UNDO_EXPIRED"
+        case .nothingToUndo: "404_NOTHING_TO_UNDO"
+        case .cooldown: "429_RATE_LIMIT"
+        case .noOpenSession: "404_NO_SESSION"
+        case .invalidCheckIn: "400_INVALID_CHECKIN"
+        case .invalidTarget: "400_INVALID_TARGET"
+        case .targetNeedsConfirmation: "428_CONFIRMATION_REQUIRED"
+        case .extraDoseNeedsConfirmation: "428_CONFIRMATION_REQUIRED"
+        case .extraDoseOnlyFromCLI: "403_EXTRA_DOSE_CLI_ONLY"
+        case .extraDoseBeforeDose2: "409_DOSE2_NOT_TAKEN"
+        case .nothingToConfirm: "404_NOTHING_TO_CONFIRM"
+        case .unknownButton: "404_UNKNOWN_BUTTON"
+        }
+    }
+
+    /// The text shown to the person, in their time zone.
+    public func message(timeZone: TimeZone) -> String {
+        switch self {
+        case .dose1Required: "Please take Dose 1 first."
+        case .snoozeLimit(let max): "Maximum snoozes reached (\(max)). Take dose now or skip."
+        case .snoozeNearClose: "Snooze is disabled when 15 minutes or less remain. Take dose now or skip."
+        case .snoozeBeforeWindow: "The Dose 2 window is not open yet; there is nothing to snooze."
+        case .windowExceeded: "Dose 2 window has expired. Please skip this dose."
+        case .dose2AlreadyTaken(let at):
+            "STOP – Dose 2 already taken at \(Refusal.clock(at, timeZone)). Another dose tonight is a health hazard."
+        case .dose2WasSkipped: "Dose 2 was skipped tonight; nothing more to take."
+        case .needsConfirmation(.early): "The Dose 2 window is not open yet. Taking Dose 2 early needs confirmation (--confirm)."
+        case .needsConfirmation(.late): "The Dose 2 window has expired. Taking Dose 2 late needs confirmation (--confirm)."
+        case .skipBeforeWindow: "Skipping Dose 2 is possible once the window opens."
+        case .undoExpired(let s): "The undo window (\(s) s) has passed."
+        case .nothingToUndo: "There is no dose action to undo."
+        case .cooldown(let t, let s): "\(t.rawValue) was just logged; wait \(s) s."
+        case .noOpenSession: "There is no open night."
+        case .invalidCheckIn: "Check-in answers out of range: quality 1–5, mental clarity 1–10."
+        case .invalidTarget(let m, let valid):
+            "\(m) is not a valid target; choose one of \(valid.map(String.init).joined(separator: ", ")) minutes."
+        case .targetNeedsConfirmation(let m):
+            "Setting the target to \(m) minutes moves the wake alarm. Dose 2 must still be taken 150–240 minutes after Dose 1; confirm with --confirm."
+        case .extraDoseNeedsConfirmation:
+            "STOP – Dose 2 already taken. An extra dose is a health hazard; record it only if it really happened, with --confirm."
+        case .extraDoseOnlyFromCLI: "An extra dose can only be recorded with `boxctl dose extra --confirm`."
+        case .extraDoseBeforeDose2: "Dose 2 has not been taken; an extra dose can only follow Dose 2."
+        case .nothingToConfirm: "There is nothing waiting for confirmation."
+        case .unknownButton(let name): "No button named \(name)."
+        }
+    }
+
+    static func clock(_ date: Date, _ tz: TimeZone) -> String {
+        let c = SessionRules.calendar(tz).dateComponents([.hour, .minute], from: date)
+        return SessionRules.pad(c.hour ?? 0, 2) + ":" + SessionRules.pad(c.minute ?? 0, 2)
+    }
+}
+
+public enum Outcome: Sendable, Hashable {
+    case accepted(Acceptance)
+    case refused(Refusal)
+    /// Nothing to do (a release, a tick with nothing due).
+    case ignored
+}
+
+public struct PendingConfirmation: Sendable, Hashable {
+    public var kind: ConfirmKind
+    public var since: Moment
+    public var button: String
+}
+
+public struct Ringing: Sendable, Hashable {
+    public var step: AlarmStep
+    public var since: Moment
+}
+
+/// Which plan steps have been rung: those at or before `through`, for this Dose 1.
+public struct AlarmCursor: Sendable, Hashable {
+    public var dose1ID: String
+    public var through: Duration
+}
+
+public struct Transition: Sendable {
+    public var state: BoxState
+    public var effects: [Effect]
+    public var outcome: Outcome
+
+    /// The records to write first, if any.
+    public var records: [LogRecord] {
+        if case .persist(let r)? = effects.first { return r }
+        return []
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The whole state of the box: the durable night (a fold of the log) plus what lives only
+/// in memory and may be lost on a restart without losing anything acknowledged: a pending
+/// confirmation, the alarm ringing now, which alarms already rang, faults, the LED shown.
+public struct BoxState: Sendable, Hashable {
+    public var settings: BoxSettings
+    public internal(set) var night: Night
+    public internal(set) var pending: PendingConfirmation?
+    public internal(set) var ringing: Ringing?
+    public internal(set) var alarmCursor: AlarmCursor?
+    public internal(set) var faults: Set<Fault>
+    public internal(set) var shownLED: LEDPattern?
+
+    public init(settings: BoxSettings, night: Night = Night(), faults: Set<Fault> = []) {
+        self.settings = settings
+        self.night = night
+        self.faults = faults
+    }
+
+    /// The state after a restart: the night folded from its records, nothing else.
+    public static func rebuilt(settings: BoxSettings, records: [LogRecord], faults: Set<Fault> = []) -> BoxState {
+        BoxState(settings: settings, night: Night(replaying: records), faults: faults)
+    }
+
+    var window: DoseWindow { settings.window }
+
+    /// Time since Dose 1, if it was taken in the open night.
+    public func elapsedSinceDose1(at now: Moment) -> Duration? {
+        guard night.isOpen, let d1 = night.dose1 else { return nil }
+        return now.elapsed(since: d1.at)
+    }
+
+    /// The phase of SSOT 3.0. A closed night is done: the box is ready for the next Dose 1.
+    public func phase(at now: Moment) -> Phase {
+        guard night.isOpen else { return .noDose1 }
+        if night.wakeFinal != nil { return .finalizing }
+        if night.isDose2Resolved { return .completed }
+        guard let elapsed = elapsedSinceDose1(at: now) else { return .noDose1 }
+        return window.phase(elapsed: elapsed)
+    }
+
+    /// Where the doses stand, ignoring finalizing: the dose rules apply even after wake-final.
+    func doseStage(at now: Moment) -> Phase {
+        guard night.isOpen, night.dose1 != nil else { return .noDose1 }
+        if night.isDose2Resolved { return .completed }
+        return window.phase(elapsed: elapsedSinceDose1(at: now) ?? .zero)
+    }
+
+    /// Dose 1 taken, Dose 2 still owed, and the window not yet closed: the fallback
+    /// session closes wait for the window, so a night never ends under a running window.
+    func isWindowRunning(at now: Moment) -> Bool {
+        guard let elapsed = elapsedSinceDose1(at: now), !night.isDose2Resolved else { return false }
+        return elapsed < window.closesAfter
+    }
+
+    /// Tonight's target including snoozes, in minutes after Dose 1.
+    public var effectiveTargetMinutes: Double {
+        Double(settings.targetMinutes) + Double(night.snoozeCount) * settings.rules.snooze.stepMin
+    }
+
+    /// The whole plan of the open night while Dose 2 is outstanding, else empty.
+    public var plan: AlarmPlan {
+        guard night.isOpen, night.dose1 != nil, !night.isDose2Resolved else { return .empty }
+        return AlarmPlan.make(targetMinutes: effectiveTargetMinutes, rules: settings.rules)
+    }
+
+    /// Steps still to ring.
+    public var remainingPlan: AlarmPlan {
+        AlarmPlan(steps: plan.remaining(after: cursorThrough))
+    }
+
+    var cursorThrough: Duration? {
+        guard let c = alarmCursor, c.dose1ID == night.dose1?.id else { return nil }
+        return c.through
+    }
+
+    /// The next alarm to ring and how far away it is.
+    public func nextAlarm(at now: Moment) -> (step: AlarmStep, dueIn: Duration)? {
+        guard let elapsed = elapsedSinceDose1(at: now), let step = remainingPlan.steps.first else { return nil }
+        return (step, step.offset - elapsed)
+    }
+
+    /// The steady LED pattern: a pending confirmation, else a fault, else the phase.
+    public func ledPattern(at now: Moment) -> LEDPattern {
+        if let p = pending { return p.kind == .early ? .confirmEarly : .confirmLate }
+        if faults.contains(where: \.showsOnLED) { return .fault }
+        return .forPhase(phase(at: now))
+    }
+
+    public var snoozesRemaining: Int { max(0, settings.rules.snooze.maxPerNight - night.snoozeCount) }
+
+    /// Whether a double press of `button` means anything now. Where it does not, a single
+    /// press commits at release instead of waiting out the double gap.
+    public func doubleIsMeaningful(button: String, at now: Moment) -> Bool {
+        guard let map = settings.buttons[button] else { return false }
+        if let p = pending, p.button == button { return false }
+        switch map.double {
+        case .nothing: return false
+        case .snooze: return snoozeRefusal(at: now) == nil
+        case .takeNext, .undoOrStatus, .log: return true
+        }
+    }
+
+    /// Why a snooze would be refused now, or nil when it would be accepted.
+    func snoozeRefusal(at now: Moment) -> Refusal? {
+        guard night.isOpen, night.dose1 != nil else { return .dose1Required }
+        if let d2 = night.dose2 { return .dose2AlreadyTaken(at: d2.at.wall) }
+        if night.skip != nil { return .dose2WasSkipped }
+        let elapsed = elapsedSinceDose1(at: now) ?? .zero
+        switch window.phase(elapsed: elapsed) {
+        case .beforeWindow: return .snoozeBeforeWindow
+        case .closed: return .windowExceeded
+        case .nearClose: return .snoozeNearClose
+        default: break
+        }
+        if window.remaining(elapsed: elapsed) < .minutes(settings.rules.snooze.disabledBelowRemainingMin) {
+            return .snoozeNearClose
+        }
+        if night.snoozeCount >= settings.rules.snooze.maxPerNight {
+            return .snoozeLimit(max: settings.rules.snooze.maxPerNight)
+        }
+        return nil
+    }
+
+    /// How long the shell may wait before it must send `.tick`: the next alarm, the end of
+    /// a ring or a confirmation, a window edge, or the night's fallback close.
+    public func nextDeadline(at now: Moment) -> Duration? {
+        var candidates: [Duration] = []
+        if let elapsed = elapsedSinceDose1(at: now), !night.isDose2Resolved {
+            if let next = remainingPlan.steps.first { candidates.append(next.offset - elapsed) }
+            for edge in [window.opensAfter, window.nearCloseAfter, window.closesAfter] where edge > elapsed {
+                candidates.append(edge - elapsed)
+            }
+        }
+        if let r = ringing { candidates.append(settings.ringTime - now.elapsed(since: r.since)) }
+        if let p = pending {
+            candidates.append(.seconds(settings.rules.gestures.confirmationWindowS) - now.elapsed(since: p.since))
+        }
+        if night.isOpen, !isWindowRunning(at: now), let s = night.session {
+            let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+            candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))
+        }
+        return candidates.min().map { max($0, .zero) }
+    }
+}

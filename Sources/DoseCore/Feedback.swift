@@ -1,0 +1,130 @@
+/// LED colours. An RGB LED mixes them; a single-colour LED shows only the rhythm.
+public enum LEDColor: String, Sendable, Hashable, CaseIterable, Codable {
+    case off, white, blue, green, yellow, amber, red
+}
+
+/// A named LED pattern: a colour and a rhythm of on/off segments in milliseconds,
+/// starting with "on". Colour is never the only signal: every steady pattern has a
+/// rhythm of its own, so a single-colour LED (or a colour-blind eye) still tells them apart.
+public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var name: String
+    public var color: LEDColor
+    /// Alternating on/off durations in ms, starting with on. Empty: steady off. One element: steady on.
+    public var segments: [Int]
+    /// Repeats until replaced (steady patterns) or plays once (flashes).
+    public var repeats: Bool
+
+    public init(name: String, color: LEDColor, segments: [Int], repeats: Bool) {
+        self.name = name
+        self.color = color
+        self.segments = segments
+        self.repeats = repeats
+    }
+
+    public var description: String { "\(color.rawValue) \(name)" }
+
+    // Steady patterns, one per phase and state.
+    public static let off = LEDPattern(name: "off", color: .off, segments: [], repeats: true)
+    public static let slowPulse = LEDPattern(name: "slow_pulse", color: .blue, segments: [150, 2850], repeats: true)
+    public static let pulse = LEDPattern(name: "pulse", color: .green, segments: [150, 850], repeats: true)
+    public static let fastBlink = LEDPattern(name: "fast", color: .yellow, segments: [250, 250], repeats: true)
+    public static let urgentBlink = LEDPattern(name: "urgent", color: .red, segments: [100, 100], repeats: true)
+    public static let slowGlow = LEDPattern(name: "slow_glow", color: .white, segments: [1000, 3000], repeats: true)
+    public static let confirmEarly = LEDPattern(name: "confirm_early", color: .amber, segments: [80, 80, 80, 760], repeats: true)
+    public static let confirmLate = LEDPattern(name: "confirm_late", color: .red, segments: [80, 80, 80, 80, 80, 600], repeats: true)
+    public static let fault = LEDPattern(name: "fault", color: .amber, segments: [600, 200, 100, 1100], repeats: true)
+
+    // One-shot flashes laid over the steady pattern.
+    public static let ack = LEDPattern(name: "ack", color: .white, segments: [60], repeats: false)
+    public static let confirmation = LEDPattern(name: "confirmation", color: .green, segments: [1500], repeats: false)
+    public static let refused = LEDPattern(name: "refused", color: .red, segments: [300, 150, 300], repeats: false)
+    public static let stop = LEDPattern(name: "stop", color: .red, segments: [1000, 200, 1000], repeats: false)
+    public static let undone = LEDPattern(name: "undone", color: .white, segments: [200, 200, 200, 200, 200], repeats: false)
+    /// Shown by a status hold when the phase itself is dark: "alive, no dose yet".
+    public static let ready = LEDPattern(name: "ready", color: .white, segments: [500], repeats: false)
+
+    /// The steady pattern of each phase. A dark bedroom until Dose 1; off again once the night is done.
+    public static func forPhase(_ phase: Phase) -> LEDPattern {
+        switch phase {
+        case .noDose1, .completed: .off
+        case .beforeWindow: .slowPulse
+        case .active: .pulse
+        case .nearClose: .fastBlink
+        case .closed: .urgentBlink
+        case .finalizing: .slowGlow
+        }
+    }
+}
+
+/// The sounds the box plays, named after the seeds' accessibility section, plus alarms.
+public enum Sound: Sendable, Hashable, CustomStringConvertible {
+    /// Rising chime: a dose or event recorded.
+    case success
+    /// Descending tone: needs confirmation, or something was taken back.
+    case warning
+    /// Sharp buzz: an action failed or was refused.
+    case error
+    /// "STOP, Dose 2 already taken".
+    case stop
+    /// A short neutral chirp for a status hold.
+    case status
+    /// An alert of the plan, at its level.
+    case alarm(AlertKind, AlarmLevel)
+
+    public var name: String {
+        switch self {
+        case .success: "success"
+        case .warning: "warning"
+        case .error: "error"
+        case .stop: "stop"
+        case .status: "status"
+        case .alarm(let kind, _): kind.rawValue
+        }
+    }
+
+    public var level: AlarmLevel? {
+        if case .alarm(_, let level) = self { return level }
+        return nil
+    }
+
+    public var description: String { level.map { "\(name)/\($0)" } ?? name }
+}
+
+/// Something wrong with the box itself. Faults show on the LED (except clock sync) and in status.
+public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
+    case audioUnavailable
+    case logUnwritable
+    case logRecovered
+    case buttonStuck(String)
+    case gpioUnavailable
+    case clockUnsynced
+
+    public var code: String {
+        switch self {
+        case .audioUnavailable: "audio_unavailable"
+        case .logUnwritable: "log_unwritable"
+        case .logRecovered: "log_recovered"
+        case .buttonStuck(let name): "button_stuck:\(name)"
+        case .gpioUnavailable: "gpio_unavailable"
+        case .clockUnsynced: "clock_unsynced"
+        }
+    }
+
+    /// One line that says what is wrong and what to do.
+    public var advice: String {
+        switch self {
+        case .audioUnavailable: "Alarms cannot sound: check the speaker and `boxctl doctor`; the box keeps retrying."
+        case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
+        case .logRecovered: "The night log was damaged and set aside; a new one was started. Keep the .corrupt file for support."
+        case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
+        case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`."
+        case .clockUnsynced: "The wall clock is not synchronised; times shown may be off, the dose window is not affected."
+        }
+    }
+
+    public var showsOnLED: Bool { self != .clockUnsynced }
+
+    public var description: String { code }
+
+    public static func < (a: Fault, b: Fault) -> Bool { a.code < b.code }
+}

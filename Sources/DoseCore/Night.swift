@@ -1,0 +1,76 @@
+/// The durable part of the night: exactly the fold of the session's log records, and
+/// nothing else (one source of truth). The daemon rebuilds it on start by applying the
+/// records NightLog returns; live transitions change it only by applying the records
+/// they ask to persist.
+public struct Night: Sendable, Hashable {
+    public private(set) var session: SessionRecord?
+    public private(set) var closure: SessionCloseRecord?
+    /// Dose events in log order, undone ones included (they keep their row).
+    public private(set) var doseEvents: [DoseRecord] = []
+    public private(set) var undoneIDs: Set<String> = []
+    public private(set) var sleepEvents: [SleepEventRecord] = []
+    public private(set) var checkIn: CheckInRecord?
+
+    public init() {}
+
+    /// Folds records, in order, into a night.
+    public init(replaying records: [LogRecord]) {
+        self.init()
+        for record in records { apply(record) }
+    }
+
+    public mutating func apply(_ record: LogRecord) {
+        switch record {
+        case .sessionOpened(let s):
+            self = Night()
+            session = s
+        case .dose(let d):
+            guard d.sessionID == session?.id else { return }
+            doseEvents.append(d)
+        case .sleepEvent(let e):
+            guard e.sessionID == session?.id else { return }
+            sleepEvents.append(e)
+        case .checkIn(let c):
+            guard c.sessionID == session?.id else { return }
+            checkIn = c
+        case .undone(let u):
+            if doseEvents.contains(where: { $0.id == u.eventID }) { undoneIDs.insert(u.eventID) }
+        case .sessionClosed(let c):
+            guard c.sessionID == session?.id else { return }
+            closure = c
+        }
+    }
+
+    /// A session is open: started and not closed.
+    public var isOpen: Bool { session != nil && closure == nil }
+
+    /// Dose events that count (not undone).
+    public var liveDoseEvents: [DoseRecord] { doseEvents.filter { !undoneIDs.contains($0.id) } }
+
+    public var dose1: DoseRecord? { liveDoseEvents.first { $0.type == .dose1 } }
+    public var dose2: DoseRecord? { liveDoseEvents.first { $0.type == .dose2 } }
+    public var skip: DoseRecord? { liveDoseEvents.first { $0.type == .dose2Skipped } }
+    public var extraDoses: [DoseRecord] { liveDoseEvents.filter { $0.type == .extraDose } }
+    public var snoozeCount: Int { liveDoseEvents.filter { $0.type == .snooze }.count }
+
+    /// SSOT 3.0: doseIndex = (count of dose1, dose2 and extra_dose) + 1.
+    public var nextDoseIndex: Int { liveDoseEvents.filter { $0.type.countsAsDose }.count + 1 }
+
+    /// Dose 2 is taken or skipped: nothing more is owed tonight.
+    public var isDose2Resolved: Bool { dose2 != nil || skip != nil }
+
+    /// The last dose action that undo would take back (snoozes are not undoable).
+    public var lastUndoable: DoseRecord? { liveDoseEvents.last { $0.type != .snooze } }
+
+    public var wakeFinal: SleepEventRecord? { sleepEvents.last { $0.type == .wakeFinal } }
+
+    public func lastSleepEvent(_ type: SleepEventType) -> SleepEventRecord? { sleepEvents.last { $0.type == type } }
+
+    /// The terminal state this night would close with now.
+    public func terminalState(window: DoseWindow, now: Moment) -> TerminalState {
+        if dose2 != nil { return .completed }
+        if skip != nil { return .skipped }
+        if let d1 = dose1, now.elapsed(since: d1.at) >= window.closesAfter { return .expired }
+        return .aborted
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+
+/// The rules of the night as one pure, total function:
+/// `(state, action, context) -> (state, effects, outcome)`. No I/O, no clock reads, no
+/// randomness; every refusal carries a reason.
+public enum DoseReducer {
+    public static func reduce(_ state: BoxState, _ action: Action, _ context: Context) -> Transition {
+        var r = Run(state: state, ctx: context)
+        let planBefore = state.plan
+        r.passTime()
+        r.outcome = r.perform(action)
+        return r.finish(planBefore: planBefore)
+    }
+}
+
+/// One transition in progress: records to persist (applied to the night as they are
+/// made), effects in order, and the outcome.
+struct Run {
+    var state: BoxState
+    let ctx: Context
+    var records: [LogRecord] = []
+    var effects: [Effect] = []
+    var outcome: Outcome = .ignored
+    var usedIDs = 0
+
+    init(state: BoxState, ctx: Context) {
+        self.state = state
+        self.ctx = ctx
+    }
+
+    var now: Moment { ctx.now }
+    var settings: BoxSettings { state.settings }
+    var rules: DoseConstants { state.settings.rules }
+    var night: Night { state.night }
+    var fromButton: Bool { if case .button = ctx.source { true } else { false } }
+
+    // MARK: - Time passing (runs before every action)
+
+    mutating func passTime() {
+        closeSessionIfDue()
+        if let p = state.pending,
+           now.elapsed(since: p.since) >= .seconds(rules.gestures.confirmationWindowS) {
+            state.pending = nil // timed out: records nothing
+        }
+        if let ringing = state.ringing, now.elapsed(since: ringing.since) >= settings.ringTime {
+            state.ringing = nil
+            effects.append(.stopSound)
+        }
+        ringDueAlarms()
+    }
+
+    /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never
+    /// while the dose window is still running.
+    mutating func closeSessionIfDue() {
+        guard night.isOpen, let s = night.session, !state.isWindowRunning(at: now) else { return }
+        let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: rules.session)
+        guard now.wall >= close.at else { return }
+        closeSession(reason: close.reason)
+    }
+
+    /// Rings the latest step that fell due since the last one rang, once. After a restart
+    /// (no cursor) every missed step is due, and still only the latest rings, at once.
+    mutating func ringDueAlarms() {
+        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return }
+        let due = state.plan.remaining(after: state.cursorThrough).filter { $0.offset <= elapsed }
+        state.alarmCursor = AlarmCursor(dose1ID: d1.id, through: max(elapsed, state.cursorThrough ?? .zero))
+        guard var step = due.last else { return }
+        step.level = due.map(\.level).max() ?? step.level
+        state.ringing = Ringing(step: step, since: now)
+        effects.append(.play(.alarm(step.kind, step.level)))
+    }
+
+    // MARK: - Actions
+
+    mutating func perform(_ action: Action) -> Outcome {
+        switch action {
+        case .tick: return .ignored
+        case .gesture(let g, let button): return gesture(g, button: button)
+        case .takeDose(let confirmed): return takeNext(confirmed: confirmed, button: nil)
+        case .confirm: return confirmPending()
+        case .skipDose2(let reason): return skip(reason: reason)
+        case .snooze: return snooze()
+        case .undo: return undo()
+        case .extraDose(let confirmed): return extraDose(confirmed: confirmed)
+        case .logSleepEvent(let type, let notes): return logSleepEvent(type, notes: notes)
+        case .checkIn(let answers): return checkIn(answers)
+        case .stopAlarm: return stopAlarm() ? .accepted(.alarmStopped) : .ignored
+        case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
+        case .setFault(let fault, let active):
+            if active { state.faults.insert(fault) } else { state.faults.remove(fault) }
+            return .accepted(.faultChanged)
+        }
+    }
+
+    mutating func gesture(_ g: Gesture, button: String) -> Outcome {
+        guard let map = settings.buttons[button] else { return .refused(.unknownButton(button)) }
+        switch g {
+        case .pressed:
+            effects.append(.flash(.ack, duration: nil))
+            return .accepted(.acknowledged)
+        case .stuck:
+            state.faults.insert(.buttonStuck(button))
+            return .accepted(.faultChanged)
+        case .recovered:
+            state.faults.remove(.buttonStuck(button))
+            return .accepted(.faultChanged)
+        default: break
+        }
+        // A pending confirmation takes precedence over everything else this button does.
+        if let p = state.pending, p.button == button {
+            switch g {
+            case .confirmHold: return confirmPending()
+            case .hold: return .ignored // on the way to the confirm hold: means nothing here
+            default:
+                state.pending = nil
+                return .accepted(.confirmationCancelled)
+            }
+        }
+        let intent: ButtonIntent
+        switch g {
+        case .single: intent = map.single
+        case .double: intent = map.double
+        case .hold: intent = map.hold
+        default: return .ignored
+        }
+        switch intent {
+        case .takeNext:
+            stopAlarm() // "Take now" answers a ringing alarm
+            return takeNext(confirmed: false, button: button)
+        case .snooze: return snooze()
+        case .undoOrStatus:
+            if undoableNow() != nil { return undo() }
+            if stopAlarm() { return .accepted(.alarmStopped) }
+            return showStatus()
+        case .log(let type): return logSleepEvent(type, notes: nil)
+        case .nothing: return .ignored
+        }
+    }
+
+    /// Takes the next dose: Dose 1, or Dose 2 in the window. Early or late Dose 2 needs a
+    /// confirmation: boxctl's --confirm, or on the button a confirm hold within 15 s.
+    mutating func takeNext(confirmed: Bool, button: String?) -> Outcome {
+        let stage = state.doseStage(at: now)
+        switch stage {
+        case .noDose1:
+            record(dose: .dose1)
+            feedback(.success, flash: .confirmation)
+            return .accepted(.recorded(.dose1))
+        case .completed:
+            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
+            return refuse(.dose2WasSkipped, sound: .stop, flash: .stop)
+        case .active, .nearClose:
+            return takeDose2(early: false, late: false)
+        case .beforeWindow, .closed:
+            let kind: ConfirmKind = stage == .beforeWindow ? .early : .late
+            if confirmed { return takeDose2(early: kind == .early, late: kind == .late) }
+            guard let button, settings.buttons[button]?.isDoseButton == true else {
+                return refuse(.needsConfirmation(kind), sound: .error, flash: .refused)
+            }
+            state.pending = PendingConfirmation(kind: kind, since: now, button: button)
+            feedback(.warning, flash: nil)
+            return .accepted(.awaitingConfirmation(kind))
+        case .finalizing:
+            return .ignored // not a dose stage
+        }
+    }
+
+    mutating func confirmPending() -> Outcome {
+        guard state.pending != nil else { return .refused(.nothingToConfirm) }
+        state.pending = nil
+        // Judge by the time of the confirmation: 149.9 pressed, 150.1 confirmed is on time.
+        switch state.doseStage(at: now) {
+        case .beforeWindow: return takeDose2(early: true, late: false)
+        case .active, .nearClose: return takeDose2(early: false, late: false)
+        case .closed: return takeDose2(early: false, late: true)
+        case .completed:
+            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
+            return refuse(.dose2WasSkipped, sound: .stop, flash: .stop)
+        default: return refuse(.dose1Required, sound: .error, flash: .refused)
+        }
+    }
+
+    mutating func takeDose2(early: Bool, late: Bool) -> Outcome {
+        stopAlarm()
+        state.pending = nil
+        record(dose: .dose2, metadata: DoseMetadata(isEarly: early, isLate: late, isExtraDose: false))
+        feedback(.success, flash: .confirmation)
+        return .accepted(.recorded(.dose2))
+    }
+
+    mutating func skip(reason: SkipReason?) -> Outcome {
+        switch state.doseStage(at: now) {
+        case .noDose1: return refuse(.dose1Required, sound: .error, flash: .refused)
+        case .beforeWindow: return refuse(.skipBeforeWindow, sound: .error, flash: .refused)
+        case .completed:
+            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
+            return refuse(.dose2WasSkipped, sound: .error, flash: .refused)
+        default:
+            stopAlarm()
+            state.pending = nil
+            record(dose: .dose2Skipped, metadata: DoseMetadata(reason: reason?.rawValue))
+            feedback(.success, flash: nil)
+            return .accepted(.recorded(.dose2Skipped))
+        }
+    }
+
+    mutating func snooze() -> Outcome {
+        if let refusal = state.snoozeRefusal(at: now) {
+            return refuse(refusal, sound: .error, flash: .refused)
+        }
+        stopAlarm()
+        record(dose: .snooze, metadata: DoseMetadata(snoozeNumber: night.snoozeCount + 1))
+        // Steps the moved plan puts in the past do not ring; the cursor already stands at now.
+        feedback(.success, flash: nil)
+        return .accepted(.recorded(.snooze))
+    }
+
+    func undoableNow() -> DoseRecord? {
+        guard night.isOpen, let last = night.lastUndoable else { return nil }
+        return now.elapsed(since: last.at) < settings.undoWindow ? last : nil
+    }
+
+    mutating func undo() -> Outcome {
+        guard night.isOpen, night.lastUndoable != nil else { return refuse(.nothingToUndo, sound: .error, flash: .refused) }
+        guard let target = undoableNow() else {
+            return refuse(.undoExpired(windowSeconds: Int(settings.undoWindow.seconds)), sound: .error, flash: .refused)
+        }
+        append(.undone(UndoRecord(eventID: target.id, at: now, source: ctx.source)))
+        state.pending = nil
+        if target.type == .dose1 { stopAlarm() }
+        feedback(.warning, flash: .undone)
+        return .accepted(.undone(target.type))
+    }
+
+    mutating func extraDose(confirmed: Bool) -> Outcome {
+        if fromButton { return refuse(.extraDoseOnlyFromCLI, sound: .stop, flash: .stop) }
+        guard night.isOpen, night.dose1 != nil else { return .refused(.dose1Required) }
+        guard night.dose2 != nil else { return .refused(.extraDoseBeforeDose2) }
+        guard confirmed else { return .refused(.extraDoseNeedsConfirmation) }
+        record(dose: .extraDose, metadata: DoseMetadata(isExtraDose: true))
+        return .accepted(.recorded(.extraDose))
+    }
+
+    mutating func logSleepEvent(_ type: SleepEventType, notes: String?) -> Outcome {
+        if night.isOpen, let last = night.lastSleepEvent(type) {
+            let since = now.elapsed(since: last.at)
+            let cooldown = settings.cooldown(of: type)
+            if since < cooldown {
+                let remaining = Int((cooldown - since).seconds.rounded(.up))
+                return refuse(.cooldown(type, remainingSeconds: remaining), sound: .error, flash: .refused)
+            }
+        }
+        let s = ensureSession()
+        append(.sleepEvent(SleepEventRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type,
+                                            at: now, notes: notes, source: ctx.source)))
+        feedback(.success, flash: nil)
+        return .accepted(.loggedSleepEvent(type))
+    }
+
+    mutating func checkIn(_ answers: CheckInAnswers) -> Outcome {
+        guard answers.isValid else { return .refused(.invalidCheckIn) }
+        guard night.isOpen, let s = night.session else { return .refused(.noOpenSession) }
+        append(.checkIn(CheckInRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, at: now, answers: answers, source: ctx.source)))
+        let terminal = closeSession(reason: .checkIn)
+        feedback(.success, flash: nil)
+        return .accepted(.checkedIn(terminal))
+    }
+
+    mutating func setTarget(_ minutes: Int, confirmed: Bool) -> Outcome {
+        let valid = rules.window.validTargetsMin
+        guard valid.contains(minutes) else { return .refused(.invalidTarget(minutes, valid: valid)) }
+        guard confirmed else { return .refused(.targetNeedsConfirmation(minutes)) }
+        state.settings.targetMinutes = minutes
+        effects.append(.saveTarget(minutes))
+        return .accepted(.targetSet(minutes))
+    }
+
+    mutating func showStatus() -> Outcome {
+        let phasePattern = LEDPattern.forPhase(state.phase(at: now))
+        let shown = phasePattern == .off ? LEDPattern.ready : phasePattern
+        effects.append(.flash(shown, duration: .seconds(rules.feedback.statusDisplayS)))
+        effects.append(.play(.status))
+        return .accepted(.status)
+    }
+
+    /// Silences a ringing alarm. The plan goes on: later steps still ring.
+    @discardableResult
+    mutating func stopAlarm() -> Bool {
+        guard state.ringing != nil else { return false }
+        state.ringing = nil
+        effects.append(.stopSound)
+        return true
+    }
+
+    // MARK: - Helpers
+
+    @discardableResult
+    mutating func closeSession(reason: CloseReason) -> TerminalState {
+        guard let s = night.session else { return .aborted }
+        let terminal = night.terminalState(window: state.window, now: now)
+        append(.sessionClosed(SessionCloseRecord(sessionID: s.id, at: now, terminalState: terminal, reason: reason)))
+        state.pending = nil
+        stopAlarm()
+        return terminal
+    }
+
+    /// The open session, opening one when the night has none (SSOT 3.0: the first event that needs it).
+    mutating func ensureSession() -> SessionRecord {
+        if night.isOpen, let s = night.session { return s }
+        let date = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
+        let s = SessionRecord(id: freshID(), date: date, start: now)
+        append(.sessionOpened(s))
+        return s
+    }
+
+    mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
+        let s = ensureSession()
+        append(.dose(DoseRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type, at: now,
+                                metadata: metadata, source: ctx.source)))
+    }
+
+    mutating func append(_ record: LogRecord) {
+        records.append(record)
+        state.night.apply(record)
+    }
+
+    mutating func freshID() -> String {
+        defer { usedIDs += 1 }
+        if usedIDs < ctx.ids.count { return ctx.ids[usedIDs] }
+        let base = ctx.ids.last ?? "\(now.boot)-\(now.monoNanos)"
+        return "\(base)-\(usedIDs)"
+    }
+
+    /// Sounds acknowledge what a button did; boxctl's reply is its own acknowledgement,
+    /// so actions over SSH stay silent in the bedroom.
+    mutating func feedback(_ sound: Sound, flash: LEDPattern?) {
+        guard fromButton else { return }
+        if let flash { effects.append(.flash(flash, duration: nil)) }
+        effects.append(.play(sound))
+    }
+
+    mutating func refuse(_ refusal: Refusal, sound: Sound, flash: LEDPattern) -> Outcome {
+        feedback(sound, flash: flash)
+        return .refused(refusal)
+    }
+
+    /// Adds what follows from the new state: persist first, the plan's change, the LED.
+    mutating func finish(planBefore: AlarmPlan) -> Transition {
+        let planAfter = state.plan
+        if planAfter != planBefore {
+            effects.append(planAfter.steps.isEmpty ? .cancelAlarms : .schedule(state.remainingPlan))
+        }
+        let led = state.ledPattern(at: now)
+        if led != state.shownLED {
+            state.shownLED = led
+            effects.append(.led(led))
+        }
+        if !records.isEmpty { effects.insert(.persist(records), at: 0) }
+        return Transition(state: state, effects: effects, outcome: outcome)
+    }
+}
