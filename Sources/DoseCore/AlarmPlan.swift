@@ -93,17 +93,18 @@ public struct AlarmPlan: Sendable, Hashable {
 
     /// Sorts by offset and keeps one step per instant: the higher level, then the later kind.
     static func merged(_ steps: [AlarmStep]) -> [AlarmStep] {
-        var byOffset: [Duration: AlarmStep] = [:]
-        for step in steps {
-            if let existing = byOffset[step.offset] {
-                if (step.level, step.kind.mergePriority) > (existing.level, existing.kind.mergePriority) {
-                    byOffset[step.offset] = step
+        var out: [AlarmStep] = []
+        out.reserveCapacity(steps.count)
+        for step in steps.sorted(by: { $0.offset < $1.offset }) {
+            if let last = out.last, last.offset == step.offset {
+                if (step.level, step.kind.mergePriority) > (last.level, last.kind.mergePriority) {
+                    out[out.count - 1] = step
                 }
             } else {
-                byOffset[step.offset] = step
+                out.append(step)
             }
         }
-        return byOffset.values.sorted { $0.offset < $1.offset }
+        return out
     }
 
     /// The steps still to come after `firedThrough` (nil: none fired yet).

@@ -11,6 +11,8 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var alarmCursor: AlarmCursor?
     public internal(set) var faults: Set<Fault>
     public internal(set) var shownLED: LEDPattern?
+    /// The open session's fallback close, computed once per session (calendar math is costly).
+    var fallbackCloseCache: FallbackClose?
 
     public init(settings: BoxSettings, night: Night = Night(), faults: Set<Fault> = []) {
         self.settings = settings
@@ -137,10 +139,27 @@ public struct BoxState: Sendable, Hashable {
         if let p = pending {
             candidates.append(.seconds(settings.rules.gestures.confirmationWindowS) - now.elapsed(since: p.since))
         }
-        if night.isOpen, !isWindowRunning(at: now), let s = night.session {
-            let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+        if night.isOpen, !isWindowRunning(at: now), let close = fallbackClose() {
             candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))
         }
         return candidates.min().map { max($0, .zero) }
     }
+
+    /// When and why the open session closes if nobody checks in.
+    func fallbackClose() -> FallbackClose? {
+        guard night.isOpen, let s = night.session else { return nil }
+        if let c = fallbackCloseCache, c.sessionID == s.id { return c }
+        let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+        return FallbackClose(sessionID: s.id, at: close.at, reason: close.reason)
+    }
+
+    mutating func cacheFallbackClose() {
+        fallbackCloseCache = fallbackClose()
+    }
+}
+
+struct FallbackClose: Sendable, Hashable {
+    var sessionID: String
+    var at: Date
+    var reason: CloseReason
 }

@@ -8,6 +8,8 @@ public struct Night: Sendable, Hashable {
     /// Dose events in log order, undone ones included (they keep their row).
     public private(set) var doseEvents: [DoseRecord] = []
     public private(set) var undoneIDs: Set<String> = []
+    /// Dose events that count (not undone), kept as records are applied.
+    public private(set) var liveDoseEvents: [DoseRecord] = []
     public private(set) var sleepEvents: [SleepEventRecord] = []
     public private(set) var checkIn: CheckInRecord?
 
@@ -27,6 +29,7 @@ public struct Night: Sendable, Hashable {
         case .dose(let d):
             guard d.sessionID == session?.id else { return }
             doseEvents.append(d)
+            liveDoseEvents.append(d)
         case .sleepEvent(let e):
             guard e.sessionID == session?.id else { return }
             sleepEvents.append(e)
@@ -34,7 +37,10 @@ public struct Night: Sendable, Hashable {
             guard c.sessionID == session?.id else { return }
             checkIn = c
         case .undone(let u):
-            if doseEvents.contains(where: { $0.id == u.eventID }) { undoneIDs.insert(u.eventID) }
+            if doseEvents.contains(where: { $0.id == u.eventID }) {
+                undoneIDs.insert(u.eventID)
+                liveDoseEvents.removeAll { $0.id == u.eventID }
+            }
         case .sessionClosed(let c):
             guard c.sessionID == session?.id else { return }
             closure = c
@@ -44,17 +50,14 @@ public struct Night: Sendable, Hashable {
     /// A session is open: started and not closed.
     public var isOpen: Bool { session != nil && closure == nil }
 
-    /// Dose events that count (not undone).
-    public var liveDoseEvents: [DoseRecord] { doseEvents.filter { !undoneIDs.contains($0.id) } }
-
     public var dose1: DoseRecord? { liveDoseEvents.first { $0.type == .dose1 } }
     public var dose2: DoseRecord? { liveDoseEvents.first { $0.type == .dose2 } }
     public var skip: DoseRecord? { liveDoseEvents.first { $0.type == .dose2Skipped } }
     public var extraDoses: [DoseRecord] { liveDoseEvents.filter { $0.type == .extraDose } }
-    public var snoozeCount: Int { liveDoseEvents.filter { $0.type == .snooze }.count }
+    public var snoozeCount: Int { liveDoseEvents.reduce(0) { $0 + ($1.type == .snooze ? 1 : 0) } }
 
     /// SSOT 3.0: doseIndex = (count of dose1, dose2 and extra_dose) + 1.
-    public var nextDoseIndex: Int { liveDoseEvents.filter { $0.type.countsAsDose }.count + 1 }
+    public var nextDoseIndex: Int { liveDoseEvents.reduce(1) { $0 + ($1.type.countsAsDose ? 1 : 0) } }
 
     /// Dose 2 is taken or skipped: nothing more is owed tonight.
     public var isDose2Resolved: Bool { dose2 != nil || skip != nil }

@@ -52,8 +52,7 @@ struct Run {
     /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never
     /// while the dose window is still running.
     mutating func closeSessionIfDue() {
-        guard night.isOpen, let s = night.session, !state.isWindowRunning(at: now) else { return }
-        let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: rules.session)
+        guard night.isOpen, !state.isWindowRunning(at: now), let close = state.fallbackClose() else { return }
         guard now.wall >= close.at else { return }
         closeSession(reason: close.reason)
     }
@@ -346,6 +345,7 @@ struct Run {
 
     /// Adds what follows from the new state: persist first, the plan's change, the LED.
     mutating func finish(planBefore: AlarmPlan) -> Transition {
+        state.cacheFallbackClose()
         let planAfter = state.plan
         if planAfter != planBefore {
             effects.append(planAfter.steps.isEmpty ? .cancelAlarms : .schedule(state.remainingPlan))

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import DoseCore
+
+@Suite struct SessionTests {
+    static let tz = Harness.tz
+    static func local(_ text: String) -> Date {
+        // "2026-11-21 22:00" in America/New_York
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = tz
+        let p = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" }).map { Int($0)! }
+        return cal.date(from: DateComponents(year: p[0], month: p[1], day: p[2], hour: p[3], minute: p[4]))!
+    }
+
+    @Test(arguments: [
+        ("2026-11-21 22:00", "2026-11-21"), ("2026-11-22 01:30", "2026-11-21"), ("2026-11-22 17:59", "2026-11-21"),
+        ("2026-11-22 18:00", "2026-11-22"), ("2026-03-08 03:30", "2026-03-07"), ("2027-01-01 00:10", "2026-12-31"),
+    ])
+    func sessionKeyRollsOverAt18(local text: String, key: String) {
+        #expect(SessionRules.sessionKey(for: Self.local(text), timeZone: Self.tz, rolloverHour: 18) == key)
+    }
+
+    @Test func fallbackBoundariesOfANightStartedAt22() {
+        let start = Self.local("2026-11-21 22:00")
+        let rules = DoseConstants.box.session
+        #expect(SessionRules.missedCheckInCutoff(sessionStart: start, timeZone: Self.tz, rules: rules) == Self.local("2026-11-22 11:00"))
+        #expect(SessionRules.prepRollover(sessionStart: start, timeZone: Self.tz, rules: rules) == Self.local("2026-11-22 18:00"))
+        let morning = Self.local("2026-11-22 08:00")
+        let close = SessionRules.fallbackClose(sessionStart: morning, timeZone: Self.tz, rules: rules)
+        #expect(close.at == Self.local("2026-11-22 18:00"))
+        #expect(close.reason == .prepTimeRollover)
+    }
+
+    @Test func theMissedCheckInCutoffClosesAnExpiredNight() {
+        var h = Harness()
+        h.takeDose1()
+        h.now = Moment(wall: Self.local("2026-11-22 10:59"), boot: "boot-A", monoNanos: h.now.monoNanos + 779 * 60_000_000_000)
+        h.send(.tick, from: .system)
+        #expect(h.state.night.isOpen)
+        h.advance(minutes: 1)
+        #expect(!h.state.night.isOpen)
+        #expect(h.state.night.closure?.terminalState == .expired)
+        #expect(h.state.night.closure?.reason == .missedCheckInCutoff)
+        #expect(h.phase == .noDose1)
+    }
+
+    @Test func theNextPressTheNextEveningStartsANewSession() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 170)
+        h.press(.single)
+        let first = h.state.night.session!.id
+        h.now = Moment(wall: Self.local("2026-11-22 22:00"), boot: "boot-A", monoNanos: h.now.monoNanos + 24 * 3_600_000_000_000)
+        #expect(h.press(.single) == .accepted(.recorded(.dose1)))
+        #expect(h.state.night.session!.id != first)
+        #expect(h.state.night.session!.date == "2026-11-22")
+        let closed = h.persisted.compactMap { if case .sessionClosed(let c) = $0 { c } else { nil } }
+        #expect(closed.map(\.terminalState) == [.completed])
+    }
+
+    @Test func aNightIsNeverClosedUnderARunningWindow() {
+        var h = Harness(now: Moment(wall: Self.local("2026-11-22 16:30"), boot: "boot-A", monoNanos: 1))
+        h.takeDose1() // an unusual afternoon Dose 1, across the 18:00 prep time
+        h.now = h.now.advanced(by: .minutes(100))
+        h.send(.tick, from: .system)
+        #expect(h.state.night.isOpen)
+        h.at(minutesAfterDose1: 240)
+        #expect(!h.state.night.isOpen)
+        #expect(h.state.night.closure?.reason == .prepTimeRollover)
+        #expect(h.state.night.closure?.terminalState == .expired)
+    }
+
+    @Test func sleepEventCooldowns() {
+        var h = Harness()
+        #expect(h.cli(.logSleepEvent(.bathroom, notes: nil)) == .accepted(.loggedSleepEvent(.bathroom)))
+        h.advance(.seconds(59))
+        #expect(isRefused(h.cli(.logSleepEvent(.bathroom, notes: nil)), "429_RATE_LIMIT"))
+        #expect(h.cli(.logSleepEvent(.anxiety, notes: nil)) == .accepted(.loggedSleepEvent(.anxiety)))
+        #expect(h.cli(.logSleepEvent(.anxiety, notes: nil)) == .accepted(.loggedSleepEvent(.anxiety)))
+        h.advance(.seconds(1))
+        #expect(h.cli(.logSleepEvent(.bathroom, notes: nil)) == .accepted(.loggedSleepEvent(.bathroom)))
+        h.cli(.logSleepEvent(.wakeFinal, notes: nil))
+        h.advance(minutes: 59)
+        #expect(isRefused(h.cli(.logSleepEvent(.wakeFinal, notes: nil)), "429_RATE_LIMIT"))
+        #expect(h.state.night.sleepEvents.count == 5)
+        #expect(h.state.night.dose1 == nil) // events open a session without a dose
+    }
+
+    @Test func aSecondButtonLogsSleepEvents() {
+        var settings = BoxSettings(timeZone: Self.tz)
+        settings.buttons["events"] = GestureMap(single: .log(.bathroom), double: .log(.water), hold: .log(.wakeFinal))
+        var h = Harness(settings: settings)
+        #expect(h.press(.single, button: "events") == .accepted(.loggedSleepEvent(.bathroom)))
+        #expect(h.press(.double, button: "events") == .accepted(.loggedSleepEvent(.water)))
+        #expect(h.press(.hold, button: "events") == .accepted(.loggedSleepEvent(.wakeFinal)))
+        #expect(h.state.night.sleepEvents.map(\.source) == Array(repeating: .button("events"), count: 3))
+        #expect(isRefused(h.press(.single, button: "nope"), "404_UNKNOWN_BUTTON"))
+    }
+
+    @Test func targetChangesNeedConfirmationAndAValidValue() {
+        var h = Harness()
+        #expect(isRefused(h.cli(.setTarget(minutes: 200, confirmed: true)), "400_INVALID_TARGET"))
+        #expect(isRefused(h.cli(.setTarget(minutes: 180, confirmed: false)), "428_CONFIRMATION_REQUIRED"))
+        h.takeDose1()
+        #expect(h.cli(.setTarget(minutes: 180, confirmed: true)) == .accepted(.targetSet(180)))
+        #expect(h.lastEffects.contains(.saveTarget(180)))
+        #expect(h.state.plan.steps.first { $0.kind == .mainAlarm }?.offset == .minutes(180))
+    }
+}
+
+@Suite struct FeedbackTests {
+    static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .slowGlow, .confirmEarly, .confirmLate, .fault]
+
+    @Test func everySteadyPatternHasARhythmOfItsOwn() {
+        #expect(Set(Self.steady.map(\.segments)).count == Self.steady.count)
+        #expect(Self.steady.allSatisfy { $0.repeats && !$0.segments.isEmpty })
+    }
+
+    @Test func phasePatternsAreTheIssueOnes() {
+        #expect(LEDPattern.forPhase(.noDose1) == .off)
+        #expect(LEDPattern.forPhase(.beforeWindow).color == .blue)
+        #expect(LEDPattern.forPhase(.active).color == .green)
+        #expect(LEDPattern.forPhase(.nearClose).color == .yellow)
+        #expect(LEDPattern.forPhase(.closed).color == .red)
+        #expect(LEDPattern.forPhase(.finalizing).color == .white)
+        #expect(LEDPattern.forPhase(.completed) == .off)
+    }
+
+    @Test func faultsShowOnTheLedButAPendingConfirmationShowsFirst() {
+        var h = Harness()
+        h.takeDose1()
+        h.cli(.setFault(.audioUnavailable, active: true))
+        #expect(h.lastEffects.contains(.led(.fault)))
+        h.at(minutesAfterDose1: 60)
+        h.press(.single)
+        #expect(h.lastEffects.contains(.led(.confirmEarly)))
+        h.cli(.setFault(.audioUnavailable, active: false))
+        h.cli(.setFault(.clockUnsynced, active: true))
+        h.advance(.seconds(20))
+        #expect(h.lastEffects.contains(.led(.slowPulse)))
+    }
+
+    @Test func everyPressIsAcknowledgedAtOnce() {
+        var h = Harness()
+        h.press(.pressed)
+        #expect(h.lastEffects == [.flash(.ack, duration: nil), .led(.off)])
+    }
+
+    @Test func aStuckButtonIsAFaultUntilItRecovers() {
+        var h = Harness()
+        h.press(.stuck)
+        #expect(h.state.faults == [.buttonStuck("dose")])
+        #expect(h.lastEffects.contains(.led(.fault)))
+        h.press(.recovered)
+        #expect(h.state.faults.isEmpty)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import DoseCore
+
+@Suite struct SnoozeTests {
+    @Test func threeSnoozesEachMoveTheTargetTenMinutesAndAFourthIsRefused() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 165)
+        #expect(h.state.ringing?.step.kind == .mainAlarm)
+        for n in 1...3 {
+            #expect(h.press(.double) == .accepted(.recorded(.snooze)))
+            #expect(h.state.ringing == nil)
+            #expect(h.state.night.snoozeCount == n)
+            #expect(h.state.effectiveTargetMinutes == 165 + Double(10 * n))
+            #expect(h.liveDoses.last?.metadata.snoozeNumber == n)
+            let main = h.state.remainingPlan.steps.first { $0.kind == .mainAlarm }
+            #expect(main?.offset == .minutes(165 + Double(10 * n)))
+            h.advance(minutes: 1)
+        }
+        let o = h.press(.double)
+        #expect(isRefused(o, "422_SNOOZE_LIMIT"))
+        if case .refused(let r) = o {
+            #expect(r.message(timeZone: Harness.tz) == "Maximum snoozes reached (3). Take dose now or skip.")
+        }
+        #expect(h.sounds == [.error])
+        #expect(h.state.night.snoozeCount == 3)
+    }
+
+    @Test func snoozeIsRefusedNearCloseBeforeTheWindowAfterDose2AndWhenClosed() {
+        var h = Harness()
+        #expect(isRefused(h.press(.double), "422_DOSE1_REQUIRED"))
+        h.takeDose1()
+        h.at(minutesAfterDose1: 100)
+        #expect(isRefused(h.press(.double), "422_WINDOW_NOT_OPEN"))
+        h.at(minutesAfterDose1: 226)
+        #expect(isRefused(h.cli(.snooze), "422_SNOOZE_DISABLED"))
+        h.at(minutesAfterDose1: 245)
+        #expect(isRefused(h.cli(.snooze), "422_WINDOW_EXCEEDED"))
+
+        var d = Harness()
+        d.takeDose1()
+        d.at(minutesAfterDose1: 170)
+        d.press(.single)
+        #expect(isRefused(d.cli(.snooze), "409_ALREADY_TAKEN"))
+        #expect(d.state.night.snoozeCount == 0)
+    }
+
+    @Test func snoozedStepsInThePastDoNotRing() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 172) // follow-up 3 at 171 rang
+        h.press(.double) // target 175: pre-alarm at 170 is in the past
+        h.advance(minutes: 1)
+        #expect(h.sounds.isEmpty)
+        h.at(minutesAfterDose1: 175)
+        #expect(h.sounds == [.alarm(.mainAlarm, .standard)])
+    }
+}
+
+@Suite struct UndoTests {
+    @Test func holdInsideTheUndoWindowRemovesDose1() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(.seconds(4.9))
+        #expect(h.press(.hold) == .accepted(.undone(.dose1)))
+        #expect(h.phase == .noDose1)
+        #expect(h.state.night.dose1 == nil)
+        #expect(h.lastEffects.contains(.cancelAlarms))
+        #expect(h.lastEffects.contains(.led(.off)))
+        guard case .persist(let r)? = h.lastEffects.first, case .undone(let u)? = r.first else {
+            Issue.record("undo must persist an undone record first")
+            return
+        }
+        #expect(u.eventID == h.doses[0].id)
+        // The row stays: the log still holds the dose event, marked undone.
+        #expect(h.state.night.doseEvents.count == 1)
+    }
+
+    @Test func holdAfterTheUndoWindowOnlyShowsTheStatus() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(.seconds(5))
+        #expect(h.press(.hold) == .accepted(.status))
+        #expect(h.sounds == [.status])
+        #expect(h.lastEffects.contains(.flash(.slowPulse, duration: .seconds(4))))
+        #expect(h.state.night.dose1 != nil)
+        #expect(isRefused(h.cli(.undo), "410_UNDO_EXPIRED"))
+    }
+
+    @Test func undoDose2ReturnsToTheWindowAndReplansTheRest() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 170)
+        h.press(.single)
+        h.advance(.seconds(2))
+        #expect(h.cli(.undo) == .accepted(.undone(.dose2)))
+        #expect(h.phase == .active)
+        #expect(h.state.remainingPlan.steps.first?.offset == .minutes(171))
+        #expect(h.state.remainingPlan.holdsExpiry)
+    }
+
+    @Test func undoSkipAndExtraDose() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 180)
+        h.cli(.skipDose2(reason: .other))
+        #expect(h.cli(.undo) == .accepted(.undone(.dose2Skipped)))
+        #expect(h.phase == .active)
+        h.press(.single)
+        h.advance(minutes: 1)
+        h.cli(.extraDose(confirmed: true))
+        #expect(h.cli(.undo) == .accepted(.undone(.extraDose)))
+        #expect(h.state.night.extraDoses.isEmpty)
+        #expect(h.state.night.dose2 != nil)
+    }
+
+    @Test func snoozesAreNotUndoneAndNothingToUndoIsSaid() {
+        var h = Harness()
+        #expect(isRefused(h.cli(.undo), "404_NOTHING_TO_UNDO"))
+        h.takeDose1()
+        h.at(minutesAfterDose1: 160)
+        h.press(.double)
+        #expect(isRefused(h.cli(.undo), "410_UNDO_EXPIRED")) // the last dose action is Dose 1, long ago
+        #expect(h.state.night.snoozeCount == 1)
+    }
+
+    @Test func theUndoWindowFollowsTheSetting() {
+        var h = Harness(settings: BoxSettings(undoWindow: .seconds(10), timeZone: Harness.tz))
+        h.takeDose1()
+        h.advance(.seconds(9))
+        #expect(h.cli(.undo) == .accepted(.undone(.dose1)))
+    }
+
+    @Test func aPendingConfirmationTakesPrecedenceOverUndo() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(.seconds(1))
+        h.press(.single) // early: pending, while Dose 1 is still undoable
+        #expect(h.press(.hold) == .ignored)
+        #expect(h.state.night.dose1 != nil)
+        #expect(h.press(.confirmHold) == .accepted(.recorded(.dose2)))
+    }
+}
