@@ -1,6 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+let optimized: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
     name: "DoseTapBox",
     platforms: [.macOS(.v14)],
@@ -21,10 +23,16 @@ let package = Package(
             path: "Sources/ConstantsPlugin"
         ),
         // The pure rules of the night: no I/O, time is passed in.
-        .target(name: "DoseCore", plugins: ["ConstantsPlugin"]),
+        // Optimised even in debug builds: the model-based safety test runs it about a million times.
+        .target(name: "DoseCore", swiftSettings: optimized, plugins: ["ConstantsPlugin"]),
         // The durable night log on SQLite (GRDB).
-        .target(name: "NightLog", dependencies: ["DoseCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"]),
+        .target(name: "NightLog", dependencies: [
+            "DoseCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
+        .executableTarget(name: "NightLogBench", dependencies: ["NightLog", "DoseCore"], path: "bench/NightLogBench"),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"], swiftSettings: optimized),
         .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"]),
     ],
     swiftLanguageModes: [.v6]

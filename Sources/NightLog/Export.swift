@@ -1,0 +1,271 @@
+import DoseCore
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The five export files. Byte-for-byte deterministic: fixed columns, header always,
+/// timestamps as stored (ISO 8601 UTC with milliseconds), booleans `true`/`false`, empty
+/// field for "none", RFC 4180 quoting, CRLF line ends, rows in a total order.
+/// Undone dose events never appear and never count.
+public enum ExportFile: String, Sendable, CaseIterable {
+    case sessions
+    case doseEvents = "dose_events"
+    case sleepEvents = "sleep_events"
+    case morningCheckins = "morning_checkins"
+    case analytics
+
+    public var fileName: String { rawValue + ".csv" }
+
+    public var columns: [String] {
+        switch self {
+        // The seed's columns, then session_id (two sessions can share a date).
+        case .sessions:
+            ["session_date", "dose1_time", "dose2_time", "snooze_count", "dose2_skipped", "terminal_state", "session_id"]
+        case .doseEvents:
+            ["id", "event_type", "timestamp", "session_date", "session_id", "is_early", "is_late", "is_extra_dose",
+             "snooze_number", "reason", "source"]
+        // The seed's columns (minus color_hex, which the box has no use for), then source.
+        case .sleepEvents:
+            ["id", "event_type", "timestamp", "session_date", "notes", "source"]
+        // The seed's columns that the box collects, plus notes, then when and which session.
+        // Dropped (not collected by the box): has_physical_symptoms, has_respiratory_symptoms,
+        // has_sleep_environment, sleep_aids_used, room_darkness, noise_level, screen_minutes_bucket.
+        case .morningCheckins:
+            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood", "notes", "timestamp", "session_id"]
+        // SSOT 2.4.3 GET /analytics/export.
+        case .analytics:
+            ["Date", "Dose1Time", "Dose2Time", "Interval", "OnTime", "NaturalWake"]
+        }
+    }
+}
+
+extension NightLog {
+    /// Writes all five CSV files into `directory` (created if needed), from one consistent
+    /// snapshot of the log. `from`/`to` are inclusive session dates (YYYY-MM-DD), nil for open.
+    /// Returns the files written, in `ExportFile.allCases` order.
+    @discardableResult
+    public func export(to directory: URL, from: String? = nil, to: String? = nil) throws(NightLogError) -> [URL] {
+        let texts = try csvTexts(from: from, to: to)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .exportFailed(path: directory.path, detail: Self.reason(error))
+        }
+        var urls: [URL] = []
+        for file in ExportFile.allCases {
+            let url = directory.appendingPathComponent(file.fileName)
+            do {
+                try Data((texts[file] ?? "").utf8).write(to: url, options: .atomic)
+            } catch {
+                throw .exportFailed(path: url.path, detail: Self.reason(error))
+            }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// One file's CSV text, without touching the disk.
+    public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil) throws(NightLogError) -> String {
+        let range = try ExportRange(from: from, to: to)
+        return try guarded { try db.read { db in try Self.render(file, range: range, db: db) } }
+    }
+
+    /// All five CSV texts from one read transaction (so they agree with each other).
+    public func csvTexts(from: String? = nil, to: String? = nil) throws(NightLogError) -> [ExportFile: String] {
+        let range = try ExportRange(from: from, to: to)
+        return try guarded {
+            try db.read { db in
+                var texts: [ExportFile: String] = [:]
+                for file in ExportFile.allCases {
+                    texts[file] = try Self.render(file, range: range, db: db)
+                }
+                return texts
+            }
+        }
+    }
+
+    private static func render(_ file: ExportFile, range: ExportRange, db: Database) throws -> String {
+        var out = CSVWriter(columns: file.columns)
+        switch file {
+        case .sessions:
+            let sql = SessionQuery.sql(naturalWake: false, filter: range.whereClause("s.session_date"), order: "s.session_date, s.seq")
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: range.arguments)
+            while let row = try rows.next() {
+                out.add(try row.decode(atIndex: SessionQuery.sessionDate) as String?)
+                out.add(try row.decode(atIndex: SessionQuery.dose1) as String?)
+                out.add(try row.decode(atIndex: SessionQuery.dose2) as String?)
+                out.add(String(try row.decode(atIndex: SessionQuery.snoozes) as Int64))
+                out.add(try row.decode(atIndex: SessionQuery.skipped) as Bool ? "true" : "false")
+                out.add(try row.decode(atIndex: SessionQuery.terminalState) as String?)
+                out.add(try row.decode(atIndex: SessionQuery.sessionID) as String?)
+                out.endRow()
+            }
+
+        case .analytics:
+            // One row per session that has a Dose 1 (the analytics are about dose timing).
+            let filter = range.whereClause("s.session_date", extra: "d1.id IS NOT NULL")
+            let sql = SessionQuery.sql(naturalWake: true, filter: filter, order: "s.session_date, s.seq")
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: range.arguments)
+            while let row = try rows.next() {
+                let interval = try row.decode(atIndex: SessionQuery.intervalMin) as Double?
+                out.add(try row.decode(atIndex: SessionQuery.sessionDate) as String?)
+                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose1) as String?))
+                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose2) as String?))
+                out.add(interval.flatMap { Int(exactly: $0.rounded()) }.map { String($0) })
+                out.add(SessionQuery.isOnTime(interval) ? "true" : "false")
+                out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
+                out.endRow()
+            }
+
+        case .doseEvents:
+            // Flags come out of the JSON in SQLite, not through a Swift JSON decoder per row.
+            func flag(_ key: String) -> String {
+                "CASE json_extract(metadata, '$.\(key)') WHEN 1 THEN 'true' WHEN 0 THEN 'false' END"
+            }
+            let sql = """
+                SELECT id, event_type, timestamp, session_date, session_id, \(flag("is_early")), \(flag("is_late")),
+                       \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), source
+                FROM dose_events
+                \(range.whereClause("session_date", extra: "undone_at IS NULL"))
+                ORDER BY timestamp, seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .sleepEvents:
+            let sql = """
+                SELECT id, event_type, timestamp, session_date, notes, source FROM sleep_events
+                \(range.whereClause("session_date"))
+                ORDER BY timestamp, seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .morningCheckins:
+            let sql = """
+                SELECT session_date, sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, timestamp, session_id
+                FROM morning_checkins
+                \(range.whereClause("session_date"))
+                ORDER BY session_date, timestamp, seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+        }
+        return out.text
+    }
+
+    /// "2024-01-15T22:30:00.000Z" -> "22:30:00" (UTC). Stored timestamps have a fixed layout.
+    static func clockTime(_ iso: String?) -> String? {
+        guard let iso else { return nil }
+        let utf8 = Array(iso.utf8)
+        guard utf8.count >= 19 else { return iso }
+        return String(decoding: utf8[11..<19], as: UTF8.self)
+    }
+}
+
+/// An inclusive range of session dates; either end may be open.
+struct ExportRange {
+    var from: String?
+    var to: String?
+
+    init(from: String?, to: String?) throws(NightLogError) {
+        for date in [from, to].compactMap({ $0 }) where !Self.isSessionDate(date) {
+            throw .invalidArgument("export dates are YYYY-MM-DD, got '\(date)'")
+        }
+        self.from = from
+        self.to = to
+    }
+
+    /// Session dates compare as text because the layout is fixed, so the check matters.
+    static func isSessionDate(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+        return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[$0]) }
+    }
+
+    func whereClause(_ column: String, extra: String? = nil) -> String {
+        var terms: [String] = []
+        if from != nil { terms.append("\(column) >= ?") }
+        if to != nil { terms.append("\(column) <= ?") }
+        if let extra { terms.append(extra) }
+        return terms.isEmpty ? "" : "WHERE " + terms.joined(separator: " AND ")
+    }
+
+    var arguments: StatementArguments {
+        StatementArguments([from, to].compactMap { $0 })
+    }
+}
+
+/// RFC 4180 output: fields separated by commas, records ended by CRLF, a field quoted
+/// (with quotes doubled) when it holds a comma, a quote, CR or LF.
+///
+/// Built as UTF-8 bytes: the event files copy SQLite's column text straight into the
+/// buffer, with no String or DatabaseValue per field (that halved the sleep_events time).
+struct CSVWriter {
+    private var bytes: [UInt8] = []
+    private var atRowStart = true
+
+    init(columns: [String]) {
+        bytes.reserveCapacity(1 << 20)
+        for c in columns { add(c) }
+        endRow()
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func add(_ field: String?) {
+        separate()
+        guard var field else { return }
+        field.withUTF8 { appendField($0) }
+    }
+
+    mutating func endRow() {
+        bytes.append(0x0D) // CR
+        bytes.append(0x0A) // LF
+        atRowStart = true
+    }
+
+    /// Every column of every row, as SQLite's text for it; NULL becomes an empty field.
+    mutating func addRows(_ db: Database, sql: String, arguments: StatementArguments) throws {
+        let statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let columns = Int32(statement.columnCount)
+        let rows = try Row.fetchCursor(statement)
+        while try rows.next() != nil {
+            // The cursor has just stepped this statement: read its current row directly.
+            let raw = statement.sqliteStatement
+            for i in 0..<columns {
+                separate()
+                guard sqlite3_column_type(raw, i) != SQLITE_NULL, let text = sqlite3_column_text(raw, i) else { continue }
+                appendField(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, i))))
+            }
+            endRow()
+        }
+    }
+
+    private mutating func separate() {
+        if !atRowStart { bytes.append(0x2C) } // ,
+        atRowStart = false
+    }
+
+    private mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard utf8.contains(where: needsQuoting) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        bytes.append(0x22)
+        for byte in utf8 {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
+    }
+}
+
+/// A comma, a quote, LF or CR.
+private func needsQuoting(_ byte: UInt8) -> Bool {
+    byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D
+}
+
+/// Quotes one CSV field if RFC 4180 requires it (the same rule `CSVWriter` applies).
+func csvField(_ field: String) -> String {
+    guard field.utf8.contains(where: needsQuoting) else { return field }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

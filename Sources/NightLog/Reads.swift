@@ -1,0 +1,280 @@
+import DoseCore
+import Foundation
+import GRDB
+
+/// One session as the records that recreate it, ready to be folded by the core.
+public struct SessionSnapshot: Sendable, Hashable {
+    /// In fold order: `.sessionOpened` first; then dose events, sleep events and the
+    /// check-in in the order they were appended (the order the core applied them live,
+    /// whatever the wall clock said), each undone dose event followed directly by its
+    /// `.undone`; `.sessionClosed` last if the session is closed.
+    public var records: [LogRecord]
+
+    public init(records: [LogRecord]) {
+        self.records = records
+    }
+
+    public var sessionID: String? {
+        if case .sessionOpened(let s) = records.first { return s.id }
+        return nil
+    }
+
+    public var isClosed: Bool {
+        if case .sessionClosed = records.last { return true }
+        return false
+    }
+}
+
+/// One night in the history list. Undone events never count.
+public struct NightSummary: Sendable, Hashable {
+    public var sessionDate: String
+    public var sessionID: String
+    public var dose1: Date?
+    /// The dose2 event only; an extra_dose never fills it.
+    public var dose2: Date?
+    /// Dose 1 to Dose 2, measured like `Moment.elapsed`: monotonic within one boot, wall clock across a reboot.
+    public var intervalMinutes: Double?
+    /// |interval - target| <= the on-time threshold (target: the default target, the log does not store per-night targets).
+    public var onTime: Bool
+    public var snoozeCount: Int
+    public var skipped: Bool
+    /// Nil while the session is open.
+    public var terminalState: TerminalState?
+}
+
+extension NightLog {
+    // MARK: - Rebuild
+
+    /// The most recently opened session (open or closed), or nil on an empty log.
+    /// "Most recent" is the last one appended (highest seq), not the latest wall-clock
+    /// start: a wall clock that was wrong when a session opened must not hide it.
+    public func latestSession() throws(NightLogError) -> SessionSnapshot? {
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                guard let id = try String.fetchOne(db, sql: "SELECT session_id FROM sleep_sessions ORDER BY seq DESC LIMIT 1") else {
+                    return nil
+                }
+                return try Self.snapshot(sessionID: id, db: db, path: path)
+            }
+        }
+    }
+
+    /// The records of one session, in the same order as `latestSession`; nil if unknown.
+    public func records(sessionID: String) throws(NightLogError) -> SessionSnapshot? {
+        let path = self.path
+        return try guarded {
+            try db.read { db in try Self.snapshot(sessionID: sessionID, db: db, path: path) }
+        }
+    }
+
+    private static func snapshot(sessionID: String, db: Database, path: String) throws -> SessionSnapshot? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sleep_sessions WHERE session_id = ?", arguments: [sessionID]) else {
+            return nil
+        }
+        let session = StoredRow(row, "sleep_sessions \(sessionID)", path: path)
+        var records: [LogRecord] = [
+            .sessionOpened(SessionRecord(id: sessionID, date: try session.text("session_date"),
+                                         start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"))),
+        ]
+
+        // Append order (seq), not timestamps: a wall clock stepped back mid-night must not reorder the fold.
+        var timed: [(timestamp: String, seq: Int64, records: [LogRecord])] = []
+
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM dose_events WHERE session_id = ?", arguments: [sessionID]) {
+            let r = StoredRow(row, "dose_events", path: path)
+            let id = try r.text("id")
+            let dose = DoseRecord(id: id, sessionID: sessionID, sessionDate: try r.text("session_date"), type: try r.value("event_type"),
+                                  at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                  metadata: try r.metadata("metadata"), source: try r.source("source"))
+            var group: [LogRecord] = [.dose(dose)]
+            if try r.optionalText("undone_at") != nil {
+                group.append(.undone(UndoRecord(eventID: id, at: try r.moment("undone_at", boot: "undone_boot_id", mono: "undone_mono_ns"),
+                                                source: try r.source("undone_source"))))
+            }
+            timed.append((try r.text("timestamp"), try r.int64("seq"), group))
+        }
+
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM sleep_events WHERE session_id = ?", arguments: [sessionID]) {
+            let r = StoredRow(row, "sleep_events", path: path)
+            let event = SleepEventRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
+                                         type: try r.value("event_type"), at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                         notes: try r.optionalText("notes"), source: try r.source("source"))
+            timed.append((try r.text("timestamp"), try r.int64("seq"), [.sleepEvent(event)]))
+        }
+
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM morning_checkins WHERE session_id = ?", arguments: [sessionID]) {
+            let r = StoredRow(row, "morning_checkins", path: path)
+            let answers = CheckInAnswers(sleepQuality: try r.int("sleep_quality"), feelRested: try r.value("feel_rested"),
+                                         grogginess: try r.value("grogginess"), mentalClarity: try r.int("mental_clarity"),
+                                         mood: try r.value("mood"), notes: try r.optionalText("notes"))
+            let checkIn = CheckInRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
+                                        at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                        answers: answers, source: try r.source("source"))
+            timed.append((try r.text("timestamp"), try r.int64("seq"), [.checkIn(checkIn)]))
+        }
+
+        timed.sort { $0.seq < $1.seq }
+        records += timed.flatMap(\.records)
+
+        if try session.optionalText("end_utc") != nil {
+            records.append(.sessionClosed(SessionCloseRecord(
+                sessionID: sessionID, at: try session.moment("end_utc", boot: "end_boot_id", mono: "end_mono_ns"),
+                terminalState: try session.value("terminal_state"), reason: try session.value("close_reason"))))
+        }
+        return SessionSnapshot(records: records)
+    }
+
+    // MARK: - History
+
+    /// One summary per session, newest first (by session date, then by append order).
+    public func recentNights(limit: Int) throws(NightLogError) -> [NightSummary] {
+        guard limit > 0 else { return [] }
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                let sql = SessionQuery.sql(naturalWake: false, filter: "", order: "s.session_date DESC, s.seq DESC") + " LIMIT ?"
+                return try Row.fetchAll(db, sql: sql, arguments: [limit]).map { row in
+                    let id: String = try row.decode(atIndex: SessionQuery.sessionID)
+                    let r = StoredRow(row, "sleep_sessions \(id)", path: path)
+                    let interval: Double? = try row.decode(atIndex: SessionQuery.intervalMin)
+                    let state: String? = try row.decode(atIndex: SessionQuery.terminalState)
+                    return NightSummary(
+                        sessionDate: try row.decode(atIndex: SessionQuery.sessionDate), sessionID: id,
+                        dose1: try (row.decode(atIndex: SessionQuery.dose1) as String?).map { try r.date($0) },
+                        dose2: try (row.decode(atIndex: SessionQuery.dose2) as String?).map { try r.date($0) },
+                        intervalMinutes: interval, onTime: SessionQuery.isOnTime(interval),
+                        snoozeCount: try row.decode(atIndex: SessionQuery.snoozes),
+                        skipped: try row.decode(atIndex: SessionQuery.skipped),
+                        terminalState: try state.map { try r.parse($0, "terminal_state") })
+                }
+            }
+        }
+    }
+}
+
+/// The per-session summary query shared by history, sessions.csv and analytics.csv:
+/// one row per session, found with index lookups only (no per-row decoding in Swift).
+enum SessionQuery {
+    // Column positions in `sql`.
+    static let sessionID = 0, sessionDate = 1, terminalState = 2, dose1 = 3, dose2 = 4
+    static let intervalMin = 5, snoozes = 6, skipped = 7, naturalWake = 8
+
+    /// Minutes from dose1 to dose2 the way `Moment.elapsed` measures them: CLOCK_BOOTTIME
+    /// within one boot, wall clock across a reboot (julianday keeps milliseconds; rounding
+    /// to them removes the floating-point noise of the day fraction).
+    private static let interval = """
+        CASE WHEN d1.id IS NULL OR d2.id IS NULL THEN NULL
+             WHEN d1.boot_id = d2.boot_id THEN (d2.mono_ns - d1.mono_ns) / 60000000000.0
+             ELSE round((julianday(d2.timestamp) - julianday(d1.timestamp)) * 86400000.0) / 60000.0 END
+        """
+
+    private static func firstDose(_ type: String) -> String {
+        "(SELECT id FROM dose_events WHERE session_id = s.session_id AND event_type = '\(type)' AND undone_at IS NULL ORDER BY timestamp, seq LIMIT 1)"
+    }
+
+    /// NaturalWake (analytics.csv): a wake_final or wake_temp sleep event at or after
+    /// dose1 and before the Dose 2 window opened (dose1 + window.openMin), i.e. the person
+    /// woke by themselves before any alarm of the night could ring.
+    private static var naturalWakeSQL: String {
+        let openNanos = Int64((DoseConstants.box.window.openMin * 60_000_000_000).rounded())
+        return """
+            CASE WHEN d1.id IS NULL THEN 0 ELSE EXISTS (
+                SELECT 1 FROM (
+                    SELECT CASE WHEN w.boot_id = d1.boot_id THEN w.mono_ns - d1.mono_ns
+                                ELSE round((julianday(w.timestamp) - julianday(d1.timestamp)) * 86400000.0) * 1000000 END AS dt
+                    FROM sleep_events w
+                    WHERE w.session_id = s.session_id AND w.event_type IN ('wake_final', 'wake_temp'))
+                WHERE dt >= 0 AND dt < \(openNanos)) END
+            """
+    }
+
+    static func sql(naturalWake: Bool, filter: String, order: String) -> String {
+        """
+        SELECT s.session_id, s.session_date, s.terminal_state, d1.timestamp, d2.timestamp, \(interval),
+            (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'snooze' AND x.undone_at IS NULL),
+            EXISTS (SELECT 1 FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL),
+            \(naturalWake ? naturalWakeSQL : "0")
+        FROM sleep_sessions s
+        LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
+        LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))
+        \(filter)
+        ORDER BY \(order)
+        """
+    }
+
+    /// On time: DoseCore's rule, against the default target (the log stores no per-night target).
+    static func isOnTime(_ intervalMinutes: Double?) -> Bool {
+        guard let intervalMinutes else { return false }
+        let rules = DoseConstants.box.window
+        return DoseWindow(rules: rules).isOnTime(intervalMinutes: intervalMinutes, targetMinutes: Double(rules.defaultTargetMin))
+    }
+}
+
+/// One stored row read back column by column. Odd data (a NULL, a wrong type, an unknown
+/// enum string) becomes `NightLogError.unreadable` naming the row, never a crash.
+struct StoredRow {
+    let row: Row
+    let location: String
+    let path: String
+
+    init(_ row: Row, _ table: String, path: String) {
+        self.row = row
+        self.path = path
+        let id = (try? row.decode(String?.self, forColumn: "id")) ?? nil
+        location = id.map { "\(table) \($0)" } ?? table
+    }
+
+    func bad(_ column: String, _ value: String?) -> NightLogError {
+        .unreadable(path: path, detail: "\(location): \(column) = \(value.map { "'\($0)'" } ?? "NULL")")
+    }
+
+    private func column<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+        do {
+            return try row.decode(forColumn: column)
+        } catch {
+            throw bad(column, (row[column] as DatabaseValue?).map(\.description))
+        }
+    }
+
+    func text(_ c: String) throws -> String { try column(c) }
+    func optionalText(_ c: String) throws -> String? { try column(c) }
+    func int(_ c: String) throws -> Int { try column(c) }
+    func int64(_ c: String) throws -> Int64 { try column(c) }
+
+    /// A stored enum (wire string) back to its Swift case.
+    func value<T: RawRepresentable>(_ c: String) throws -> T where T.RawValue == String {
+        let raw: String? = try column(c)
+        return try parse(raw, c)
+    }
+
+    func parse<T: RawRepresentable>(_ raw: String?, _ c: String) throws -> T where T.RawValue == String {
+        guard let raw, let value = T(rawValue: raw) else { throw bad(c, raw) }
+        return value
+    }
+
+    func date(_ text: String) throws -> Date {
+        guard let date = Date(iso8601: text) else { throw bad("timestamp", text) }
+        return date
+    }
+
+    func moment(_ wall: String, boot: String, mono: String) throws -> Moment {
+        Moment(wall: try date(try text(wall)), boot: try text(boot), monoNanos: try int64(mono))
+    }
+
+    func source(_ c: String) throws -> Source {
+        let raw = try text(c)
+        guard let source = Source(raw) else { throw bad(c, raw) }
+        return source
+    }
+
+    func metadata(_ c: String) throws -> DoseMetadata {
+        let raw = try text(c)
+        guard raw != "{}" else { return DoseMetadata() }
+        do {
+            return try JSONDecoder().decode(DoseMetadata.self, from: Data(raw.utf8))
+        } catch {
+            throw bad(c, raw)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import DoseCore
+import Foundation
+import GRDB
+
+extension NightLog {
+    /// Writes `records`, in order, in one transaction, and returns only after the commit
+    /// reached the disk (WAL + `synchronous = FULL`). This is the durability point: boxd
+    /// acknowledges a dose only after `append` returns. All or nothing: if any record is
+    /// refused, none of them is stored.
+    public func append(_ records: [LogRecord]) throws(NightLogError) {
+        guard !records.isEmpty else { return }
+        let path = self.path
+        try guarded {
+            try db.write { db in
+                var seq = try Self.nextSeq(db)
+                for record in records {
+                    try Self.insert(record, seq: seq, db: db, path: path)
+                    seq += 1
+                }
+            }
+        }
+    }
+
+    /// One past the highest `seq` in any table (each MAX is a lookup in its UNIQUE index).
+    static func nextSeq(_ db: Database) throws -> Int64 {
+        let max = try Int64.fetchOne(db, sql: """
+            SELECT MAX(m) FROM (
+                SELECT MAX(seq) AS m FROM sleep_sessions
+                UNION ALL SELECT MAX(seq) FROM dose_events
+                UNION ALL SELECT MAX(seq) FROM sleep_events
+                UNION ALL SELECT MAX(seq) FROM morning_checkins)
+            """)
+        return (max ?? 0) + 1
+    }
+
+    private static func insert(_ record: LogRecord, seq: Int64, db: Database, path: String) throws {
+        switch record {
+        case .sessionOpened(let s):
+            try db.cachedStatement(sql: """
+                INSERT INTO sleep_sessions (session_id, seq, session_date, start_utc, start_boot_id, start_mono_ns)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [s.id, seq, s.date, s.start.wall.iso8601, s.start.boot, s.start.monoNanos])
+
+        case .dose(let d):
+            try db.cachedStatement(sql: """
+                INSERT INTO dose_events (id, seq, session_id, session_date, event_type, timestamp, metadata, source, boot_id, mono_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [d.id, seq, d.sessionID, d.sessionDate, d.type.rawValue, d.at.wall.iso8601,
+                                         try metadataJSON(d.metadata), d.source.description, d.at.boot, d.at.monoNanos])
+
+        case .sleepEvent(let e):
+            try db.cachedStatement(sql: """
+                INSERT INTO sleep_events (id, seq, session_id, session_date, event_type, timestamp, notes, source, boot_id, mono_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [e.id, seq, e.sessionID, e.sessionDate, e.type.rawValue, e.at.wall.iso8601,
+                                         e.notes, e.source.description, e.at.boot, e.at.monoNanos])
+
+        case .checkIn(let c):
+            let a = c.answers
+            try db.cachedStatement(sql: """
+                INSERT INTO morning_checkins (id, seq, session_id, session_date, timestamp, boot_id, mono_ns,
+                    sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [c.id, seq, c.sessionID, c.sessionDate, c.at.wall.iso8601, c.at.boot, c.at.monoNanos,
+                                         a.sleepQuality, a.feelRested.rawValue, a.grogginess.rawValue, a.mentalClarity,
+                                         a.mood.rawValue, a.notes, c.source.description])
+
+        case .undone(let u):
+            // Undo marks the row; it stays for the record and is skipped by state, history and export.
+            try db.cachedStatement(sql: """
+                UPDATE dose_events SET undone_at = ?, undone_source = ?, undone_boot_id = ?, undone_mono_ns = ?
+                WHERE id = ? AND undone_at IS NULL
+                """).execute(arguments: [u.at.wall.iso8601, u.source.description, u.at.boot, u.at.monoNanos, u.eventID])
+            if db.changesCount == 0 {
+                let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM dose_events WHERE id = ?", arguments: [u.eventID]) ?? false
+                throw NightLogError.invalidRecord(
+                    path: path, detail: exists ? "dose event \(u.eventID) is already undone" : "no dose event \(u.eventID) to undo")
+            }
+
+        case .sessionClosed(let c):
+            try db.cachedStatement(sql: """
+                UPDATE sleep_sessions SET end_utc = ?, end_boot_id = ?, end_mono_ns = ?, terminal_state = ?, close_reason = ?
+                WHERE session_id = ? AND end_utc IS NULL
+                """).execute(arguments: [c.at.wall.iso8601, c.at.boot, c.at.monoNanos, c.terminalState.rawValue,
+                                         c.reason.rawValue, c.sessionID])
+            if db.changesCount == 0 {
+                let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM sleep_sessions WHERE session_id = ?", arguments: [c.sessionID]) ?? false
+                throw NightLogError.invalidRecord(
+                    path: path, detail: exists ? "session \(c.sessionID) is already closed" : "no session \(c.sessionID) to close")
+            }
+        }
+    }
+
+    /// Sorted keys, so the same metadata always gives the same bytes; absent keys stay absent.
+    static func metadataJSON(_ metadata: DoseMetadata) throws -> String {
+        if metadata == DoseMetadata() { return "{}" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(metadata), as: UTF8.self)
+    }
+}

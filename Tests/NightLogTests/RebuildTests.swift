@@ -1,0 +1,113 @@
+import DoseCore
+import Foundation
+import Testing
+@testable import NightLog
+
+/// What the daemon folds on start: `latestSession()` and `recentNights`.
+@Suite struct RebuildTests {
+    /// The documented order: opened first; then events in append order whatever table they
+    /// are in and whatever their timestamps say; an undo right after its event; closed last.
+    @Test func latestSessionReturnsRecordsInFoldOrder() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            let opened = Fixture.open()
+            let lights = Fixture.sleep("lights", .lightsOut, at: 10, notes: "late, again")
+            let dose1 = Fixture.dose("d1", .dose1, at: 30)
+            let bathroom = Fixture.sleep("bath", .bathroom, at: 30) // same time as dose1, appended later
+            let snooze = Fixture.dose("sn", .snooze, at: 190, metadata: DoseMetadata(snoozeNumber: 1))
+            let wrong = Fixture.dose("d2-wrong", .dose2, at: 200, metadata: DoseMetadata(isLate: false), source: .cli(uid: 1000))
+            let undo = Fixture.undo("d2-wrong", at: 200.1)
+            let dose2 = Fixture.dose("d2", .dose2, at: 205, metadata: DoseMetadata(isEarly: false))
+            let skipLater = Fixture.sleep("water", .water, at: 100) // logged late by boxctl, in the past
+            let checkIn = Fixture.checkIn("ci", at: 520, answers: CheckInAnswers(sleepQuality: 5, feelRested: .veryWell,
+                                                                                  grogginess: .none, mentalClarity: 9,
+                                                                                  mood: .great, notes: "good night"))
+            let closed = Fixture.close(at: 521, state: .completed, reason: .checkIn)
+
+            try log.append([opened, lights])
+            try log.append([dose1])
+            try log.append([bathroom])
+            try log.append([snooze, wrong])
+            try log.append([undo])
+            try log.append([dose2])
+            try log.append([skipLater])
+            try log.append([checkIn, closed])
+
+            let snapshot = try #require(try log.latestSession())
+            #expect(snapshot.records == [opened, lights, dose1, bathroom, snooze, wrong, undo, dose2, skipLater, checkIn, closed])
+            #expect(snapshot.sessionID == "S1")
+            #expect(snapshot.isClosed)
+            #expect(try log.records(sessionID: "S1") == snapshot)
+        }
+    }
+
+    @Test func latestSessionIsTheLastOpenedOneAndMayBeOpen() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            try log.append(Fixture.night("S1", date: "2024-01-15", startDay: 0))
+            try log.append([Fixture.open("S2", date: "2024-01-16", at: 1440), Fixture.dose("S2-d1", .dose1, at: 1470, session: "S2", date: "2024-01-16")])
+
+            let latest = try #require(try log.latestSession())
+            #expect(ids(latest.records) == ["open:S2", "dose:S2-d1"])
+            #expect(!latest.isClosed)
+            #expect(try log.records(sessionID: "S1")?.records.count == 8)
+            #expect(try log.records(sessionID: "S3") == nil)
+        }
+    }
+
+    @Test func recentNightsSummarisesNewestFirst() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            try log.append(Fixture.night("S1", date: "2024-01-15", startDay: 0))
+            let m = 1440.0
+            try log.append([
+                Fixture.open("S2", date: "2024-01-16", at: m),
+                Fixture.dose("S2-d1", .dose1, at: m + 30, session: "S2", date: "2024-01-16"),
+                Fixture.dose("S2-sn1", .snooze, at: m + 190, session: "S2", date: "2024-01-16"),
+                Fixture.dose("S2-sn2", .snooze, at: m + 200, session: "S2", date: "2024-01-16"),
+                Fixture.dose("S2-sn3", .snooze, at: m + 210, session: "S2", date: "2024-01-16"),
+                Fixture.dose("S2-sk", .dose2Skipped, at: m + 215, session: "S2", date: "2024-01-16"),
+                Fixture.dose("S2-x", .extraDose, at: m + 230, session: "S2", date: "2024-01-16"),
+                Fixture.close("S2", at: m + 600, state: .skipped, reason: .missedCheckInCutoff),
+            ])
+            try log.append([Fixture.undo("S2-sn3", at: m + 210.1)])
+            try log.append([Fixture.open("S3", date: "2024-01-17", at: 2 * m)])
+
+            let nights = try log.recentNights(limit: 30)
+            #expect(nights.map(\.sessionID) == ["S3", "S2", "S1"])
+            #expect(try log.recentNights(limit: 2).map(\.sessionID) == ["S3", "S2"])
+
+            let s1 = nights[2]
+            #expect(s1.sessionDate == "2024-01-15")
+            #expect(s1.dose1 == Fixture.at(30).wall)
+            #expect(s1.dose2 == Fixture.at(195).wall)
+            #expect(s1.intervalMinutes == 165)
+            #expect(s1.onTime)
+            #expect(s1.snoozeCount == 1)
+            #expect(!s1.skipped)
+            #expect(s1.terminalState == .completed)
+
+            let s2 = nights[1]
+            #expect(s2.dose2 == nil) // the extra dose is not dose 2
+            #expect(s2.intervalMinutes == nil)
+            #expect(!s2.onTime)
+            #expect(s2.snoozeCount == 2) // the undone snooze does not count
+            #expect(s2.skipped)
+            #expect(s2.terminalState == .skipped)
+
+            let s3 = nights[0]
+            #expect(s3.dose1 == nil && s3.terminalState == nil && s3.snoozeCount == 0)
+        }
+    }
+
+    /// On time is |interval - target| <= threshold, both from constants.json.
+    @Test func onTimeUsesTheConstants() {
+        let w = DoseConstants.box.window
+        let target = Double(w.defaultTargetMin)
+        #expect(SessionQuery.isOnTime(target))
+        #expect(SessionQuery.isOnTime(target + w.onTimeThresholdMin))
+        #expect(SessionQuery.isOnTime(target - w.onTimeThresholdMin))
+        #expect(!SessionQuery.isOnTime(target + w.onTimeThresholdMin + 0.01))
+        #expect(!SessionQuery.isOnTime(nil))
+    }
+}
