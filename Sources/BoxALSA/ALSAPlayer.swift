@@ -1,0 +1,2 @@
+import CALSA
+import BoxHardware

@@ -1,0 +1,2 @@
+import CGPIOD
+import BoxHardware

@@ -1,0 +1,42 @@
+import DoseCore
+import Foundation
+
+// The small protocols between the daemon and the hardware. Each has a real backend
+// (libgpiod, ALSA) and a simulated one (sim buttons, sim LED, WAV sink), so the same
+// daemon runs on a Raspberry Pi, in the test rig and on a laptop.
+
+/// One raw edge on a named button line. `edge.at` is on the edge clock: the kernel's
+/// CLOCK_MONOTONIC for libgpiod, the sim clock in simulation. Never compare it with
+/// CLOCK_BOOTTIME readings.
+public struct ButtonEdge: Sendable, Hashable {
+    public var button: String
+    public var edge: RawEdge
+    public init(button: String, edge: RawEdge) {
+        self.button = button
+        self.edge = edge
+    }
+}
+
+/// Where button edges come from.
+public protocol EdgeSource: Sendable {
+    /// Every edge of every configured button, in the order the kernel saw them. The stream
+    /// finishes when the source is closed or fails for good.
+    func edges() -> AsyncStream<ButtonEdge>
+    func close()
+}
+
+/// Turns the LED on in a colour, or off (`.off`). The pattern player calls this at each
+/// segment boundary; a single-colour LED lights for any colour but `.off`.
+public protocol LEDOutput: Sendable {
+    func write(_ color: LEDColor) throws
+}
+
+/// Plays the box's sounds. `play` returns at once (audio runs on its own thread) and
+/// replaces whatever is playing; alarms repeat until `stop()` or until `repeatFor` has
+/// passed, other sounds play once.
+public protocol TonePlayer: Sendable {
+    func play(_ sound: Sound, volume: Double, repeatFor: Duration?)
+    func stop()
+    /// The current failure, if the device is broken (it keeps retrying), else nil.
+    var fault: String? { get }
+}
