@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "BoxHardware", dependencies: ["DoseCore"]),
         // C libraries, through the system's pkg-config.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .target(name: "CBoxSys"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // Real backends.
         .target(name: "BoxALSA", dependencies: ["CALSA", "BoxHardware", "DoseCore"]),
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "BoxControl", dependencies: ["DoseCore"]),
         // The service: engine, clocks, config, control socket, systemd notify.
         .target(name: "BoxDaemon", dependencies: [
-            "DoseCore", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxControl",
+            "DoseCore", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxControl", "CBoxSys",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -61,7 +62,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "boxctl", dependencies: [
-            "BoxControl", "DoseCore", "NightLog",
+            "BoxControl", "DoseCore", "NightLog", "CBoxSys",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

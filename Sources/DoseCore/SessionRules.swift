@@ -38,7 +38,7 @@ public enum SessionRules {
         return cutoff <= prep ? (cutoff, .missedCheckInCutoff) : (prep, .prepTimeRollover)
     }
 
-    static func calendar(_ timeZone: TimeZone) -> Calendar {
+    public static func calendar(_ timeZone: TimeZone) -> Calendar {
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = timeZone
         return cal

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends one request to boxd's control socket and reads the reply.
+public struct ControlClient: Sendable {
+    public enum Failure: Error, CustomStringConvertible {
+        /// boxd is not there (no socket, nobody listening, no permission).
+        case unreachable(String)
+        /// boxd answered something that is not a reply.
+        case badReply(String)
+
+        public var description: String {
+            switch self {
+            case .unreachable(let s): s
+            case .badReply(let s): s
+            }
+        }
+    }
+
+    public let path: String
+    public let timeout: Duration
+
+    public init(path: String, timeout: Duration = .seconds(10)) {
+        self.path = path
+        self.timeout = timeout
+    }
+
+    public func send(_ request: ControlRequest) throws(Failure) -> ControlResponse {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .unreachable("socket(): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw .unreachable("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
+        }
+        guard var frame = try? ControlProtocol.encoder().encode(request) else { throw .badReply("cannot encode the request") }
+        frame.append(UInt8(ascii: "\n"))
+        let sent = frame.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        guard sent else { throw .unreachable("boxd closed the connection") }
+
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !reply.contains(UInt8(ascii: "\n")) {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { throw .unreachable("boxd did not answer (\(n == 0 ? "connection closed" : String(cString: strerror(errno))))") }
+            reply += chunk[0..<n]
+            if reply.count > 16 * 1024 * 1024 { throw .badReply("reply too large") }
+        }
+        let line = reply.prefix { $0 != UInt8(ascii: "\n") }
+        do {
+            return try ControlProtocol.decoder().decode(ControlResponse.self, from: Data(line))
+        } catch {
+            throw .badReply("boxd's reply could not be read: \(error)")
+        }
+    }
+}
+
+/// Durations as people type them: 150m, 30s, 1h5m, 1d, 500ms, with an optional sign.
+public enum DurationText {
+    public static func parseMilliseconds(_ text: String) -> Int64? {
+        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        var sign: Int64 = 1
+        if s.first == "-" { sign = -1; s = s.dropFirst() } else if s.first == "+" { s = s.dropFirst() }
+        guard !s.isEmpty else { return nil }
+        var total: Int64 = 0
+        var number = ""
+        var i = s.startIndex
+        while i < s.endIndex {
+            let c = s[i]
+            if c.isNumber {
+                number.append(c)
+                i = s.index(after: i)
+                continue
+            }
+            guard let n = Int64(number) else { return nil }
+            number = ""
+            var unit = String(c)
+            let next = s.index(after: i)
+            if c == "m", next < s.endIndex, s[next] == "s" {
+                unit = "ms"
+                i = s.index(after: next)
+            } else {
+                i = next
+            }
+            let factor: Int64
+            switch unit {
+            case "ms": factor = 1
+            case "s": factor = 1000
+            case "m": factor = 60_000
+            case "h": factor = 3_600_000
+            case "d": factor = 86_400_000
+            default: return nil
+            }
+            let (product, overflow) = n.multipliedReportingOverflow(by: factor)
+            guard !overflow else { return nil }
+            total += product
+        }
+        guard number.isEmpty else { return nil } // a number with no unit
+        return sign * total
+    }
+}

@@ -1,0 +1,142 @@
+import DoseCore
+import Foundation
+
+/// Where the night stands, as `boxctl status --json` prints it. Keys are stable.
+/// Wall times are projected from the wall clock as it reads now and the elapsed
+/// (monotonic) time since Dose 1, so they stay consistent after a clock step.
+public struct StatusReport: Codable, Sendable, Hashable {
+    public struct NextAlarm: Codable, Sendable, Hashable {
+        public var kind: String
+        public var level: String
+        public var at: Date
+    }
+    public struct FaultReport: Codable, Sendable, Hashable {
+        public var code: String
+        public var advice: String
+    }
+    public struct Health: Codable, Sendable, Hashable {
+        public var buttons: String
+        public var audio: String
+        public var log: String
+        public var clock: String
+        public init(buttons: String, audio: String, log: String, clock: String) {
+            self.buttons = buttons
+            self.audio = audio
+            self.log = log
+            self.clock = clock
+        }
+    }
+
+    /// "boxd" when the daemon answered, "log" when boxctl read the night log itself.
+    public var source: String
+    public var now: Date
+    public var timeZone: String
+    public var phase: String
+    public var sessionId: String?
+    public var sessionDate: String?
+    public var dose1At: Date?
+    public var dose2At: Date?
+    public var skippedAt: Date?
+    public var windowOpensAt: Date?
+    public var windowClosesAt: Date?
+    public var targetAt: Date?
+    public var targetMinutes: Int
+    public var snoozesUsed: Int
+    public var snoozesRemaining: Int
+    public var nextAlarm: NextAlarm?
+    public var led: LEDReport
+    public var pendingConfirmation: String?
+    public var terminalState: String?
+    public var lastNight: String?
+    public var faults: [FaultReport]
+    public var health: Health?
+
+    public init(state: BoxState, now: Moment, source: String, health: Health?) {
+        let tz = state.settings.timeZone
+        let night = state.night
+        self.source = source
+        self.now = now.wall
+        timeZone = tz.identifier
+        phase = state.phase(at: now).rawValue
+        if night.isOpen {
+            sessionId = night.session?.id
+            sessionDate = night.session?.date
+        }
+        targetMinutes = state.settings.targetMinutes
+        snoozesUsed = night.isOpen ? night.snoozeCount : 0
+        snoozesRemaining = night.isOpen ? state.snoozesRemaining : state.settings.rules.snooze.maxPerNight
+        led = LEDReport(color: state.ledPattern(at: now).color.rawValue, pattern: state.ledPattern(at: now).name)
+        pendingConfirmation = state.pending?.kind.rawValue
+        faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: $0.advice) }
+        self.health = health
+        if let closure = night.closure {
+            terminalState = closure.terminalState.rawValue
+            lastNight = "\(night.session?.date ?? "?") closed: \(closure.terminalState.rawValue) (\(closure.reason.rawValue))"
+        }
+
+        guard night.isOpen, let elapsed = state.elapsedSinceDose1(at: now) else { return }
+        // Project every instant onto the wall clock as it reads now.
+        let dose1Wall = now.wall.addingTimeInterval(-elapsed.seconds)
+        func wall(_ offset: Duration) -> Date { dose1Wall.addingTimeInterval(offset.seconds) }
+        func wall(of m: Moment) -> Date { now.wall.addingTimeInterval(-now.elapsed(since: m).seconds) }
+        let window = state.settings.window
+        dose1At = dose1Wall
+        dose2At = night.dose2.map { wall(of: $0.at) }
+        skippedAt = night.skip.map { wall(of: $0.at) }
+        windowOpensAt = wall(window.opensAfter)
+        windowClosesAt = wall(window.closesAfter)
+        targetAt = wall(.minutes(state.effectiveTargetMinutes))
+        if let next = state.nextAlarm(at: now) {
+            nextAlarm = NextAlarm(kind: next.step.kind.rawValue, level: next.step.level.description, at: now.wall.addingTimeInterval(next.dueIn.seconds))
+        }
+    }
+
+    /// The plain-words rendering for `boxctl status`, in local time.
+    public func text() -> String {
+        let tz = TimeZone(identifier: timeZone) ?? .current
+        func clock(_ d: Date?) -> String {
+            guard let d else { return "—" }
+            var cal = Calendar(identifier: .gregorian)
+            cal.timeZone = tz
+            let c = cal.dateComponents([.hour, .minute], from: d)
+            return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        }
+        func span(_ seconds: Double) -> String {
+            let m = Int((abs(seconds) / 60).rounded(.down))
+            return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
+        }
+        var lines: [String] = []
+        let phaseWords: [String: String] = [
+            "noDose1": "waiting for Dose 1", "beforeWindow": "Dose 1 taken, window not open yet",
+            "active": "window open: take Dose 2", "nearClose": "window closing soon: take Dose 2 now",
+            "closed": "window closed", "finalizing": "awake (wake-final logged), check-in pending",
+            "completed": "done for tonight",
+        ]
+        lines.append("Night \(sessionDate ?? "—"): \(phaseWords[phase] ?? phase)" + (source == "log" ? "  [boxd is not running: read from the night log]" : ""))
+        if let d1 = dose1At {
+            lines.append("Dose 1: \(clock(d1)) (\(span(now.timeIntervalSince(d1))) ago)")
+        }
+        if let d2 = dose2At { lines.append("Dose 2: \(clock(d2))") }
+        if let s = skippedAt { lines.append("Dose 2: skipped at \(clock(s))") }
+        if let open = windowOpensAt, let close = windowClosesAt {
+            let left = close.timeIntervalSince(now)
+            let leftText = dose2At != nil || skippedAt != nil ? "" : (left > 0 ? ", \(span(left)) left" : ", closed")
+            lines.append("Window: \(clock(open))–\(clock(close))\(leftText)")
+        }
+        if let t = targetAt { lines.append("Target: \(clock(t)) (\(targetMinutes) min), snoozes \(snoozesUsed) of \(snoozesUsed + snoozesRemaining) used") }
+        if let p = pendingConfirmation { lines.append("Waiting: \(p) Dose 2 needs a 2 s hold to confirm") }
+        if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingOccurrences(of: "_", with: " ")) (\(n.level)) at \(clock(n.at))") }
+        else if dose1At != nil { lines.append("Next alarm: none") }
+        lines.append("LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")
+        if let last = lastNight { lines.append("Last night: \(last)") }
+        if let h = health {
+            lines.append("Health: buttons \(h.buttons), audio \(h.audio), log \(h.log), clock \(h.clock)")
+        }
+        if faults.isEmpty {
+            lines.append("Faults: none")
+        } else {
+            for f in faults { lines.append("FAULT \(f.code): \(f.advice)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,163 @@
+import DoseCore
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's clocks. `now()` pairs the wall clock with CLOCK_BOOTTIME (intervals);
+/// `edgeNow()` is the clock button edges are stamped with (CLOCK_MONOTONIC on libgpiod).
+/// The two are never compared with each other.
+public protocol BoxClock: Sendable {
+    func now() -> Moment
+    func edgeNow() -> Duration
+    /// Waits `d` of this clock's time on the boot-time timeline.
+    func sleep(for d: Duration) async throws
+    /// Waits until the edge clock reads `deadline`.
+    func sleep(untilEdge deadline: Duration) async throws
+    /// Time moves only when told (`sim advance`).
+    var isSimulated: Bool { get }
+    var description: String { get }
+}
+
+enum KernelClock {
+    static func read(_ id: clockid_t) -> Int64 {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// The kernel's boot id: monotonic readings compare only within one boot.
+    static let bootID: String = {
+        if let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) {
+            let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !id.isEmpty { return id }
+        }
+        // Unknown boot: a fresh id means elapsed time across restarts falls back to the wall clock.
+        return "unknown-\(UUID().uuidString.lowercased())"
+    }()
+}
+
+/// The real clocks: wall, CLOCK_BOOTTIME (ContinuousClock on Linux) and CLOCK_MONOTONIC
+/// (SuspendingClock on Linux, the clock of libgpiod's edge timestamps).
+public struct RealClock: BoxClock {
+    public init() {}
+    public func now() -> Moment {
+        Moment(wall: Date(), boot: KernelClock.bootID, monoNanos: KernelClock.read(CLOCK_BOOTTIME))
+    }
+    public func edgeNow() -> Duration { .nanoseconds(KernelClock.read(CLOCK_MONOTONIC)) }
+    public func sleep(for d: Duration) async throws {
+        try await Task.sleep(for: max(d, Duration.zero), clock: .continuous)
+    }
+    public func sleep(untilEdge deadline: Duration) async throws {
+        try await Task.sleep(for: max(deadline - edgeNow(), Duration.zero), clock: .suspending)
+    }
+    public var isSimulated: Bool { false }
+    public var description: String { "real" }
+}
+
+/// Real time sped up N times, for demos: a night passes in minutes. Button gestures keep
+/// real time (the edge clock is the real CLOCK_MONOTONIC): a press is still a press.
+public final class FastClock: BoxClock {
+    let speed: Double
+    let startWall: Date
+    let startMono: Int64
+    let boot = "fast-\(UUID().uuidString.lowercased())"
+
+    public init(speed: Double, startWall: Date = Date()) {
+        self.speed = speed
+        self.startWall = startWall
+        startMono = KernelClock.read(CLOCK_BOOTTIME)
+    }
+
+    var elapsedNanos: Int64 { Int64(Double(KernelClock.read(CLOCK_BOOTTIME) - startMono) * speed) }
+
+    public func now() -> Moment {
+        let e = elapsedNanos
+        return Moment(wall: startWall.addingTimeInterval(Double(e) / 1e9), boot: boot, monoNanos: e)
+    }
+    public func edgeNow() -> Duration { RealClock().edgeNow() }
+    public func sleep(for d: Duration) async throws {
+        try await Task.sleep(for: max(d, Duration.zero) / speed, clock: .continuous)
+    }
+    public func sleep(untilEdge deadline: Duration) async throws {
+        try await RealClock().sleep(untilEdge: deadline)
+    }
+    public var isSimulated: Bool { false }
+    public var description: String { "fast:\(speed)" }
+}
+
+/// A clock that moves only when told. Both timelines advance together; `stepWall` moves
+/// only the wall clock, as NTP does. Its reading is saved in the state directory, so a
+/// restarted daemon (same simulated boot) continues where the last one stopped.
+public final class SimClock: BoxClock {
+    struct Reading: Codable {
+        var wall: Date
+        var mono: Int64
+        var boot: String
+        var startWall: Date
+    }
+
+    private let reading: Mutex<Reading>
+    let stateFile: URL?
+
+    public init(start: Date, stateFile: URL?) {
+        self.stateFile = stateFile
+        if let url = stateFile, let data = try? Data(contentsOf: url),
+           let saved = try? JSONDecoder().decode(Reading.self, from: data) {
+            reading = Mutex(saved)
+        } else {
+            reading = Mutex(Reading(wall: start, mono: 1_000_000_000, boot: "sim-\(UUID().uuidString.lowercased())", startWall: start))
+        }
+    }
+
+    public func now() -> Moment {
+        reading.withLock { Moment(wall: $0.wall, boot: $0.boot, monoNanos: $0.mono) }
+    }
+    public func edgeNow() -> Duration { .nanoseconds(reading.withLock { $0.mono }) }
+
+    /// Time since the simulation started, for sound and LED logs.
+    public var offset: Duration { .nanoseconds(reading.withLock { $0.mono } - 1_000_000_000) }
+
+    public func advance(by d: Duration) {
+        guard d > .zero else { return }
+        reading.withLock {
+            $0.mono += d.nanoseconds
+            $0.wall = $0.wall.addingTimeInterval(d.seconds)
+        }
+        save()
+    }
+
+    /// Moves the edge/boot timeline to `target` if it lies ahead.
+    public func advance(toMono target: Int64) {
+        let now = reading.withLock { $0.mono }
+        if target > now { advance(by: .nanoseconds(target - now)) }
+    }
+
+    public func stepWall(by d: Duration) {
+        reading.withLock { $0.wall = $0.wall.addingTimeInterval(d.seconds) }
+        save()
+    }
+
+    /// A simulated reboot: a new boot id, the monotonic clock restarts, the wall clock goes on.
+    public func reboot() {
+        reading.withLock {
+            $0.boot = "sim-\(UUID().uuidString.lowercased())"
+            $0.mono = 1_000_000_000
+        }
+        save()
+    }
+
+    func save() {
+        guard let url = stateFile, let data = try? JSONEncoder().encode(reading.withLock { $0 }) else { return }
+        try? data.write(to: url, options: .atomic)
+    }
+
+    public func sleep(for d: Duration) async throws {
+        // Simulated time never passes by itself; timers are driven by `sim advance`.
+        try await Task.sleep(for: .seconds(86_400 * 365))
+    }
+    public func sleep(untilEdge deadline: Duration) async throws { try await sleep(for: .zero) }
+    public var isSimulated: Bool { true }
+    public var description: String { "sim" }
+}

@@ -1,0 +1,165 @@
+import BoxControl
+import Foundation
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control socket: a Unix stream socket (no TCP listener), mode 0660 with group
+/// `boxd`, newline-delimited JSON. Each connection is served on its own thread with
+/// blocking reads; frames are size-capped, and a bad frame gets an error reply, never a
+/// crash.
+public final class ControlServer: Sendable {
+    public typealias Handler = @Sendable (ControlRequest, _ peerUID: UInt32) async -> ControlResponse
+
+    let path: String
+    let handler: Handler
+    let logger: Logger
+    private let listenFD = Mutex<Int32>(-1)
+
+    public init(path: String, logger: Logger, handler: @escaping Handler) {
+        self.path = path
+        self.logger = logger
+        self.handler = handler
+    }
+
+    public struct SocketError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Binds and listens; returns once the socket accepts connections.
+    public func start() throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError(description: "socket(): \(String(cString: strerror(errno)))") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            close(fd)
+            throw SocketError(description: "socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
+        unlink(path) // a stale socket from a killed daemon
+        let bound = withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let e = String(cString: strerror(errno))
+            close(fd)
+            throw SocketError(description: "cannot bind control socket \(path): \(e)")
+        }
+        chmod(path, 0o660)
+        if let group = getgrnam("boxd") { chown(path, uid_t.max, group.pointee.gr_gid) }
+        guard listen(fd, 16) == 0 else {
+            close(fd)
+            throw SocketError(description: "listen(): \(String(cString: strerror(errno)))")
+        }
+        listenFD.withLock { $0 = fd }
+        let thread = Thread { [self] in acceptLoop(fd) }
+        thread.name = "boxd-control"
+        thread.start()
+    }
+
+    public func stop() {
+        let fd = listenFD.withLock { fd -> Int32 in
+            defer { fd = -1 }
+            return fd
+        }
+        if fd >= 0 {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+        unlink(path)
+    }
+
+    private func acceptLoop(_ fd: Int32) {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return // closed by stop()
+            }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            let thread = Thread { [self] in serve(client) }
+            thread.name = "boxd-client"
+            thread.start()
+        }
+    }
+
+    /// The peer's uid from SO_PEERCRED (struct ucred: pid, uid, gid).
+    static func peerUID(_ fd: Int32) -> UInt32? {
+        var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var len = socklen_t(MemoryLayout.size(ofValue: cred))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
+        return cred.uid
+    }
+
+    private func serve(_ fd: Int32) {
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0) // a half-sent frame must not hold a thread forever
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let uid = Self.peerUID(fd) ?? UInt32.max
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            buffer += chunk[0..<n]
+            while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let frame = Array(buffer[..<nl])
+                buffer.removeSubrange(...nl)
+                guard send(respond(to: frame, uid: uid), to: fd) else { return }
+            }
+            if buffer.count > ControlProtocol.maxFrameBytes {
+                _ = send(.usage("frame too large (limit \(ControlProtocol.maxFrameBytes) bytes)"), to: fd)
+                return
+            }
+        }
+    }
+
+    func respond(to frame: [UInt8], uid: UInt32) -> ControlResponse {
+        if frame.isEmpty || frame.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) {
+            return .usage("empty frame")
+        }
+        let request: ControlRequest
+        do {
+            request = try ControlProtocol.decoder().decode(ControlRequest.self, from: Data(frame))
+        } catch {
+            return .usage("malformed request: expected one JSON object with v and cmd per line")
+        }
+        guard request.v == ControlProtocol.version else {
+            return .usage("unsupported protocol version \(request.v) (this boxd speaks \(ControlProtocol.version))")
+        }
+        return blockingAwait { [handler] in await handler(request, uid) }
+    }
+
+    func send(_ response: ControlResponse, to fd: Int32) -> Bool {
+        guard var data = try? ControlProtocol.encoder().encode(response) else { return false }
+        data.append(UInt8(ascii: "\n"))
+        return data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+}
+
+/// Runs async work from a plain thread (not the concurrency pool) and waits for it.
+func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+    let box = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await work()
+        box.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return box.withLock { $0! }
+}

@@ -1,0 +1,189 @@
+import BoxALSA
+import BoxControl
+import BoxGPIO
+import BoxHardware
+import DoseCore
+import Foundation
+import Logging
+import NightLog
+import ServiceLifecycle
+
+/// How boxd was asked to run (from its command line).
+public struct DaemonOptions: Sendable {
+    public enum HardwareChoice: String, Sendable { case auto, gpio, sim }
+    public enum ClockChoice: Sendable, Equatable {
+        case real
+        case sim(start: Date)
+        case fast(speed: Double)
+    }
+    public enum AudioChoice: Sendable, Equatable {
+        case config
+        case wav
+        case alsa(String)
+    }
+
+    public var configPath: String?
+    public var hardware: HardwareChoice = .auto
+    public var clock: ClockChoice = .real
+    public var audio: AudioChoice = .config
+    public var stateDirectory: URL
+    public var socketPath: String
+    public var logLevel: Logger.Level = .info
+
+    public init(configPath: String?, stateDirectory: URL, socketPath: String) {
+        self.configPath = configPath
+        self.stateDirectory = stateDirectory
+        self.socketPath = socketPath
+    }
+}
+
+/// Everything boxd runs, put together: config, log, clock, hardware, engine, control
+/// socket, systemd notifications.
+public final class Daemon: Sendable {
+    public let engine: Engine
+    public let server: ControlServer
+    let edges: any EdgeSource
+    let notifier: SystemdNotifier
+    let logger: Logger
+    let options: DaemonOptions
+    public let hardwareDescription: String
+
+    /// Builds the box. Throws only for what must stop the start: a bad config or a socket that cannot be bound.
+    public init(options: DaemonOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        notifier = SystemdNotifier()
+        let config = try BoxConfig.load(path: options.configPath)
+
+        try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
+        let clock: any BoxClock = switch options.clock {
+        case .real: RealClock()
+        case .sim(let start): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
+        case .fast(let speed): FastClock(speed: speed)
+        }
+
+        // The log: a damaged file is set aside and a new one started; an unwritable one is a fault, not a crash.
+        var log: NightLog?
+        do {
+            log = try NightLog.open(stateDirectory: options.stateDirectory)
+            if let fault = log?.fault { logger.error("night log recovered: \(fault)") }
+        } catch {
+            logger.error("night log cannot be opened for writing: \(error)")
+            log = nil
+        }
+        let records = (try? (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).latestSession()?.records) ?? []
+
+        var settings = config.settings()
+        if let saved = SettingsStore(directory: options.stateDirectory).load(), let t = saved.targetMinutes,
+           settings.rules.window.validTargetsMin.contains(t) {
+            settings.targetMinutes = t
+        }
+
+        // Hardware: GPIO when asked for or when a chip is found; otherwise the simulation.
+        let hw = try Self.makeHardware(options: options, config: config, clock: clock, logger: logger)
+        hardwareDescription = hw.description
+        edges = hw.edges
+
+        let state = BoxState.rebuilt(settings: settings, records: records)
+        let realClock = clock is RealClock
+        let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth)
+        engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
+                        config: config, logger: logger, clockSynced: synced)
+        let engine = self.engine
+        server = ControlServer(path: options.socketPath, logger: logger) { req, uid in await engine.handle(req, uid: uid) }
+    }
+
+    struct HardwareSet {
+        var edges: any EdgeSource
+        var led: LEDPlayer
+        var audio: any TonePlayer
+        var buttonsHealth: @Sendable () -> String?
+        var description: String
+    }
+
+    static func makeHardware(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) throws -> HardwareSet {
+        let animate = !clock.isSimulated
+        let audio: any TonePlayer = makeAudio(options: options, config: config, clock: clock, logger: logger)
+        if options.hardware != .sim {
+            do {
+                let gpio = try GPIOBackend.open(config: config, logger: logger)
+                return HardwareSet(edges: gpio.buttons, led: LEDPlayer(output: gpio.led, animate: animate), audio: audio,
+                                   buttonsHealth: gpio.health, description: "gpio (\(gpio.chipDescription))")
+            } catch let error as ConfigError {
+                throw error // a line that does not exist on the chip is a config error
+            } catch {
+                if options.hardware == .gpio { throw error }
+                logger.notice("no GPIO hardware (\(error)); running with simulated buttons and LED")
+            }
+        }
+        return HardwareSet(edges: SimButtons(), led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
+                           buttonsHealth: { nil }, description: "sim")
+    }
+
+    static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {
+        let wavURL = options.stateDirectory.appendingPathComponent("sounds.wav")
+        let offset: @Sendable () -> Duration = { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
+        switch options.audio {
+        case .wav: return WavSink(path: wavURL.path, clock: offset)
+        case .alsa(let device): return ALSAPlayer(device: device)
+        case .config:
+            // Simulated hardware writes sound to a WAV file unless told otherwise.
+            if options.hardware == .sim { return WavSink(path: wavURL.path, clock: offset) }
+            return ALSAPlayer(device: config.audioDevice)
+        }
+    }
+
+    /// Runs until SIGTERM/SIGINT: the in-flight transition finishes, then everything stops.
+    public func run() async throws {
+        try server.start()
+        await engine.setPhaseObserver { [notifier] status in notifier.notify("STATUS=\(status)") }
+        await engine.start()
+        notifier.notify("READY=1\nSTATUS=boxd running: \(hardwareDescription), clock \(options.clock)")
+        logger.notice("boxd ready: hardware \(hardwareDescription), socket \(options.socketPath), state \(options.stateDirectory.path)")
+
+        let service = BoxService(daemon: self)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    func stop() async {
+        server.stop()
+        edges.close()
+        await engine.shutdown() // waits for the transition in flight: the actor runs one at a time
+        notifier.notify("STOPPING=1")
+        logger.notice("boxd stopped")
+    }
+}
+
+/// The ServiceLifecycle service: feeds edges to the engine and pings the watchdog until shutdown.
+struct BoxService: Service {
+    let daemon: Daemon
+
+    func run() async throws {
+        let engine = daemon.engine
+        let edges = daemon.edges
+        let notifier = daemon.notifier
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await edge in edges.edges() { await engine.handle(edge) }
+                    // A source that ended has reported its fault; the box keeps running without it.
+                }
+                if let interval = SystemdNotifier.watchdogInterval() {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            notifier.notify("WATCHDOG=1")
+                            try? await Task.sleep(for: interval)
+                        }
+                    }
+                }
+                try? await gracefulShutdown()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            edges.close()
+        }
+        await daemon.stop()
+    }
+}

@@ -1,0 +1,363 @@
+import ArgumentParser
+import BoxControl
+import CBoxSys
+import DoseCore
+import Foundation
+import NightLog
+
+/// boxctl: the box over SSH. Exit codes: 0 worked, 2 usage, 3 refused by the rules,
+/// 4 boxd unreachable, 5 the night log is unreadable, 6 not recorded (the box failed).
+@main
+struct Boxctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "boxctl",
+        abstract: "Talk to the DoseTap Box (boxd).",
+        discussion: "Exit codes: 0 ok, 2 usage, 3 refused by the dose rules, 4 boxd unreachable, 5 night log unreadable, 6 not recorded.",
+        subcommands: [Status.self, Take.self, Skip.self, Snooze.self, Undo.self, Dose.self, Log.self, CheckIn.self,
+                      History.self, Export.self, Config.self, Target.self, Doctor.self, TestHardware.self, Sim.self])
+
+    /// ArgumentParser's usage errors exit 64; the box's contract says 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+struct Connection: ParsableArguments {
+    @Option(help: "boxd's control socket.")
+    var socket: String = ProcessInfo.processInfo.environment["BOXCTL_SOCKET"] ?? ControlProtocol.defaultSocketPath
+
+    @Option(help: "boxd's state directory, read directly when boxd is down.")
+    var stateDir: String = ProcessInfo.processInfo.environment["BOXCTL_STATE_DIR"] ?? "/var/lib/boxd"
+
+    @Flag(help: "Print boxd's reply as JSON.")
+    var json = false
+
+    /// Sends a request; prints the reply; exits with the reply's code.
+    func run(_ request: ControlRequest, print render: ((ControlResponse) -> String)? = nil) throws {
+        let reply = try send(request)
+        if json {
+            let data = (try? ControlProtocol.encoder().encode(reply)) ?? Data()
+            print(String(decoding: data, as: UTF8.self))
+        } else if reply.ok {
+            print(render?(reply) ?? reply.message)
+        } else {
+            FileHandle.standardError.write(Data("\(reply.message)\n".utf8))
+        }
+        if reply.exit != .ok { throw ExitCode(reply.exit.rawValue) }
+    }
+
+    func send(_ request: ControlRequest) throws -> ControlResponse {
+        do {
+            return try ControlClient(path: socket).send(request)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\nIs boxd running? (systemctl status boxd)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
+        }
+    }
+
+    func openLog() throws -> NightLog {
+        do {
+            return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))
+        } catch {
+            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
+    }
+}
+
+// MARK: - status
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Where the night stands: phase, doses, window, next alarm, LED, health.")
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let report: StatusReport
+        if let reply = try? ControlClient(path: connection.socket).send(ControlRequest("status")), let s = reply.status {
+            report = s
+        } else {
+            report = try offlineStatus()
+        }
+        if connection.json {
+            print(String(decoding: try ControlProtocol.encoder().encode(report), as: UTF8.self))
+        } else {
+            print(report.text())
+        }
+    }
+
+    /// boxd is down: fold the night from the log, read-only, and say so.
+    func offlineStatus() throws -> StatusReport {
+        let log = try connection.openLog()
+        let records: [LogRecord]
+        do {
+            records = try log.latestSession()?.records ?? []
+        } catch {
+            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
+        var settings = BoxSettings(timeZone: .current)
+        if let data = try? Data(contentsOf: URL(fileURLWithPath: connection.stateDir).appendingPathComponent("settings.json")),
+           let saved = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let t = saved["targetMinutes"] as? Int {
+            settings.targetMinutes = t
+        }
+        let state = BoxState.rebuilt(settings: settings, records: records)
+        let now = Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime())
+        return StatusReport(state: state, now: now, source: "log", health: nil)
+    }
+
+    static func bootID() -> String {
+        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    }
+
+    static func bootTime() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+// MARK: - actions
+
+struct Take: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Take the next dose (Dose 1, or Dose 2 in the window). Early or late needs --confirm.")
+    @Flag(help: "Confirm an early (before 150 min) or late (after 240 min) Dose 2.") var confirm = false
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(ControlRequest("take", confirm: confirm)) }
+}
+
+struct Skip: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Skip Dose 2 tonight (possible once the window is open).")
+    @Option(help: "drowsy, side_effects or other.") var reason: SkipReason?
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(ControlRequest("skip", reason: reason?.rawValue)) }
+}
+
+extension SkipReason: ExpressibleByArgument {}
+
+struct Snooze: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Snooze the wake alarm by 10 minutes (at most 3 a night).")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(ControlRequest("snooze")) }
+}
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Undo the last dose action within the undo window.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(ControlRequest("undo")) }
+}
+
+struct Dose: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Dose records that no button can make.", subcommands: [Extra.self])
+
+    struct Extra: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record an extra dose after Dose 2. Needs --confirm.")
+        @Flag(help: "Confirm that an extra dose was really taken.") var confirm = false
+        @OptionGroup var connection: Connection
+        func run() throws {
+            print("STOP – Dose 2 already taken. Taking more XYWAV tonight is a health hazard; this records a dose that already happened.")
+            try connection.run(ControlRequest("extra", confirm: confirm))
+        }
+    }
+}
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log a sleep event.")
+    @Argument(help: "One of: \(SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")).") var event: SleepEventType
+    @Option(help: "A note.") var note: String?
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(ControlRequest("log", event: event.rawValue, note: note)) }
+}
+
+extension SleepEventType: ExpressibleByArgument {}
+extension CheckInAnswers.FeelRested: ExpressibleByArgument {}
+extension CheckInAnswers.Grogginess: ExpressibleByArgument {}
+extension CheckInAnswers.Mood: ExpressibleByArgument {}
+
+struct CheckIn: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "checkin", abstract: "The morning check-in (quick mode). It closes the night.")
+    @Option(help: "Sleep quality, 1 to 5.") var quality: Int
+    @Option(help: "notAtAll, slightly, moderate, well or veryWell.") var rested: CheckInAnswers.FeelRested = .moderate
+    @Option(help: "none, mild, moderate, severe or cantFunction.") var grogginess: CheckInAnswers.Grogginess = .mild
+    @Option(help: "Mental clarity, 1 to 10.") var clarity: Int = 5
+    @Option(help: "veryLow, low, neutral, good or great.") var mood: CheckInAnswers.Mood = .neutral
+    @Option(help: "Notes.") var notes: String?
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        guard CheckInAnswers.qualityRange.contains(quality) else { throw ValidationError("--quality must be 1 to 5") }
+        guard CheckInAnswers.clarityRange.contains(clarity) else { throw ValidationError("--clarity must be 1 to 10") }
+    }
+
+    func run() throws {
+        let answers = CheckInAnswers(sleepQuality: quality, feelRested: rested, grogginess: grogginess, mentalClarity: clarity, mood: mood, notes: notes)
+        try connection.run(ControlRequest("checkin", checkin: answers))
+    }
+}
+
+// MARK: - viewing
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "One line per night: Dose 1, Dose 2, interval, on time, how it ended.")
+    @Option(help: "How many nights.") var days: Int = 14
+    @OptionGroup var connection: Connection
+
+    func validate() throws { guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") } }
+
+    func run() throws {
+        let log = try connection.openLog()
+        let nights: [NightSummary]
+        do { nights = try log.recentNights(limit: days) } catch {
+            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
+        if connection.json {
+            let rows = nights.map { n -> [String: String] in
+                ["session_date": n.sessionDate, "dose1": n.dose1?.iso8601 ?? "", "dose2": n.dose2?.iso8601 ?? "",
+                 "interval_min": n.intervalMinutes.map { String(Int($0.rounded())) } ?? "", "on_time": String(n.onTime),
+                 "skipped": String(n.skipped), "terminal_state": n.terminalState?.rawValue ?? "open"]
+            }
+            print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
+            return
+        }
+        if nights.isEmpty { print("No nights recorded yet.") }
+        print("night       dose 1  dose 2  interval  on time  ended")
+        for n in nights {
+            let d2 = n.skipped ? "skip " : clock(n.dose2)
+            let interval = n.intervalMinutes.map { String(format: "%4d min", Int($0.rounded())) } ?? "       —"
+            print("\(n.sessionDate)  \(clock(n.dose1))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.terminalState?.rawValue ?? "open")")
+        }
+    }
+
+    func clock(_ d: Date?) -> String {
+        guard let d else { return "  —  " }
+        let c = SessionRules.calendar(.current).dateComponents([.hour, .minute], from: d)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).")
+    @Option(help: "Directory to write into.") var out: String
+    @Option(help: "First session date, YYYY-MM-DD.") var from: String?
+    @Option(help: "Last session date, YYYY-MM-DD.") var to: String?
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        for d in [from, to].compactMap({ $0 }) where d.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) == nil {
+            throw ValidationError("dates look like 2026-11-21, not \(d)")
+        }
+    }
+
+    func run() throws {
+        let log = try connection.openLog()
+        do {
+            let dir = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let files = try log.export(to: dir, from: from, to: to)
+            for f in files { print(f.path) }
+        } catch {
+            FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
+    }
+}
+
+// MARK: - configuration and checks
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The active configuration.", subcommands: [Show.self])
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every value and where it came from.")
+        @OptionGroup var connection: Connection
+        func run() throws {
+            try connection.run(ControlRequest("config")) { reply in
+                (reply.config ?? []).map { "\($0.key) = \($0.value)    (\($0.source))" }.joined(separator: "\n")
+            }
+        }
+    }
+}
+
+struct Target: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set the target interval for Dose 2 (165, 180, 195, 210 or 225 minutes). Needs --confirm.",
+        discussion: "The target moves the wake alarm. Whatever the target, Dose 2 must be taken 150 to 240 minutes after Dose 1.")
+    @Argument(help: "Minutes after Dose 1.") var minutes: Int
+    @Flag(help: "Confirm the change.") var confirm = false
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        let valid = DoseConstants.box.window.validTargetsMin
+        guard valid.contains(minutes) else { throw ValidationError("target must be one of \(valid.map(String.init).joined(separator: ", "))") }
+    }
+
+    func run() throws {
+        if !confirm {
+            print("Safety rule: Dose 2 must be taken 150–240 minutes after Dose 1. The target (\(minutes) min) only moves the wake alarm.")
+        }
+        try connection.run(ControlRequest("target", confirm: confirm, minutes: minutes))
+    }
+}
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.")
+    @Flag(help: "Also play a short tone.") var play = false
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        var failed = false
+        func line(_ ok: Bool, _ what: String, _ detail: String) {
+            print("\(ok ? "PASS" : "FAIL")  \(what): \(detail)")
+            if !ok { failed = true }
+        }
+        // The socket: present, a socket, group-accessible.
+        var st = stat()
+        if stat(connection.socket, &st) == 0 {
+            let isSocket = (st.st_mode & S_IFMT) == S_IFSOCK
+            let mode = st.st_mode & 0o777
+            line(isSocket && mode & 0o060 == 0o060 && mode & 0o007 == 0, "socket", "\(connection.socket) mode \(String(mode, radix: 8))")
+        } else {
+            line(false, "socket", "\(connection.socket) missing: is boxd running?")
+        }
+        let reply = try? ControlClient(path: connection.socket).send(ControlRequest("doctor"))
+        if let h = reply?.status?.health {
+            line(h.buttons == "ok", "buttons", h.buttons)
+            line(h.audio == "ok", "audio", h.audio)
+            line(h.log == "ok", "night log (boxd)", h.log)
+        } else {
+            line(false, "boxd", "not reachable; buttons and audio not checked")
+        }
+        do {
+            let log = try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: connection.stateDir))
+            line(true, "night log integrity", "quick_check ok (\(log.fileURL.path))")
+        } catch {
+            line(false, "night log integrity", "\(error)")
+        }
+        line(box_clock_synchronized() == 1, "time sync", box_clock_synchronized() == 1 ? "synchronised" : "not synchronised (NTP); the dose window is unaffected")
+        if play {
+            let r = try? ControlClient(path: connection.socket).send(ControlRequest("test-sound", name: "status"))
+            line(r?.ok == true, "test tone", r?.message ?? "boxd not reachable")
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+struct TestHardware: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "test", abstract: "Show an LED pattern or play a sound, for setting up hardware.")
+    @Argument(help: "led or sound.") var what: String
+    @Argument(help: "A pattern or colour (green, slow_pulse, fault, ...) or a sound (success, warning, error, stop, status, alarm_critical, ...).") var name: String
+    @OptionGroup var connection: Connection
+
+    func validate() throws { guard what == "led" || what == "sound" else { throw ValidationError("test led NAME or test sound NAME") } }
+    func run() throws { try connection.run(ControlRequest(what == "led" ? "test-led" : "test-sound", name: name)) }
+}

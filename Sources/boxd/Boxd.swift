@@ -1,0 +1,112 @@
+import ArgumentParser
+import BoxDaemon
+import Foundation
+import Logging
+
+/// boxd: the bedside service. On a Raspberry Pi it reads the buttons through libgpiod
+/// and plays through ALSA; with no GPIO chip it runs simulated hardware.
+@main
+struct Boxd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "boxd",
+        abstract: "DoseTap Box: the dose-window service.",
+        discussion: "Without --config, /etc/boxd/boxd.toml is used if it exists, else the embedded default (one button named dose). With no GPIO chip the hardware is simulated.")
+
+    @Option(help: "Config file (TOML).")
+    var config: String?
+
+    @Flag(help: "Validate the config and exit.")
+    var checkConfig = false
+
+    @Option(help: "auto, gpio or sim.")
+    var hardware: String = "auto"
+
+    @Option(help: "real, sim:ISO8601-START (time moves only when told) or fast:N (real time × N).")
+    var clock: String = "real"
+
+    @Option(help: "Audio: alsa:DEVICE or wav (a WAV file in the state directory). Default: the config's device, or wav with sim hardware.")
+    var audio: String?
+
+    @Option(help: "State directory (the night log). Default: $STATE_DIRECTORY or /var/lib/boxd.")
+    var stateDir: String?
+
+    @Option(help: "Control socket. Default: $RUNTIME_DIRECTORY/control.sock or /run/boxd/control.sock.")
+    var socket: String?
+
+    @Flag(help: "Run the whole box in this terminal: space is the dose button, the LED is drawn here.")
+    var demo = false
+
+    @Option(help: "With --demo: how many times faster than real time a night passes.")
+    var speed: Double = 60
+
+    @Flag(help: "Log debug messages.")
+    var verbose = false
+
+    mutating func validate() throws {
+        guard ["auto", "gpio", "sim"].contains(hardware) else { throw ValidationError("--hardware must be auto, gpio or sim") }
+        guard speed > 0, speed <= 100_000 else { throw ValidationError("--speed must be between 0 and 100000") }
+        _ = try parseClock()
+        _ = try parseAudio()
+    }
+
+    func parseClock() throws -> DaemonOptions.ClockChoice {
+        if clock == "real" { return .real }
+        if clock.hasPrefix("sim:") {
+            guard let start = ISO8601DateFormatter().date(from: String(clock.dropFirst(4))) else {
+                throw ValidationError("--clock sim: needs an ISO 8601 start such as sim:2026-11-21T22:00:00-05:00")
+            }
+            return .sim(start: start)
+        }
+        if clock.hasPrefix("fast:"), let n = Double(clock.dropFirst(5)), n > 0 { return .fast(speed: n) }
+        throw ValidationError("--clock must be real, sim:ISO8601 or fast:N")
+    }
+
+    func parseAudio() throws -> DaemonOptions.AudioChoice {
+        guard let audio else { return .config }
+        if audio == "wav" { return .wav }
+        if audio.hasPrefix("alsa:"), audio.count > 5 { return .alsa(String(audio.dropFirst(5))) }
+        throw ValidationError("--audio must be alsa:DEVICE or wav")
+    }
+
+    func run() async throws {
+        let env = ProcessInfo.processInfo.environment
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
+        let logger = Logger(label: "boxd")
+
+        var configPath = config
+        if configPath == nil, FileManager.default.fileExists(atPath: "/etc/boxd/boxd.toml") { configPath = "/etc/boxd/boxd.toml" }
+        if checkConfig {
+            do {
+                let c = try BoxConfig.load(path: configPath)
+                print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s))")
+                return
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+
+        let stateDir = stateDir ?? env["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? "/var/lib/boxd"
+        let socketPath = socket ?? env["RUNTIME_DIRECTORY"].map { "\($0.split(separator: ":").first ?? "")/control.sock" } ?? "/run/boxd/control.sock"
+        var options = DaemonOptions(configPath: configPath, stateDirectory: URL(fileURLWithPath: stateDir), socketPath: socketPath)
+        options.hardware = DaemonOptions.HardwareChoice(rawValue: hardware) ?? .auto
+        options.clock = try parseClock()
+        options.audio = try parseAudio()
+
+        if demo {
+            try await Demo.run(options: options, speed: speed)
+            return
+        }
+        do {
+            let daemon = try Daemon(options: options, logger: logger)
+            try await daemon.run()
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        } catch {
+            FileHandle.standardError.write(Data("boxd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import BoxControl
+import BoxDaemon
+import BoxHardware
+import DoseCore
+import Foundation
+import Logging
+import NightLog
+import Testing
+
+/// The engine in process, on the simulated clock, with the sim LED and the WAV sink.
+struct Rig {
+    let dir: URL
+    let clock: SimClock
+    let led = SimLED()
+    let sink: WavSink
+    let engine: Engine
+    let log: NightLog
+
+    static let start = ISO8601DateFormatter().date(from: "2026-11-21T22:00:00-05:00")!
+
+    init(dir: URL? = nil) throws {
+        let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        self.dir = dir
+        let clock = SimClock(start: Self.start, stateFile: dir.appendingPathComponent("sim-clock.json"))
+        self.clock = clock
+        sink = WavSink(path: dir.appendingPathComponent("sounds.wav").path, clock: { clock.offset })
+        log = try NightLog.open(stateDirectory: dir)
+        var config = try BoxConfig.load(path: nil)
+        config.timeZone = TimeZone(identifier: "America/New_York")!
+        let records = try log.latestSession()?.records ?? []
+        engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,
+                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: sink), config: config,
+                        logger: Logger(label: "test"))
+    }
+
+    func request(_ r: ControlRequest) async -> ControlResponse { await engine.handle(r, uid: 1000) }
+    func press(_ button: String = "dose", holdMs: Int = 120) async -> ControlResponse {
+        await request(ControlRequest("sim-press", button: button, holdMs: holdMs))
+    }
+    func advance(_ text: String) async { _ = await request(ControlRequest("sim-advance", ms: DurationText.parseMilliseconds(text))) }
+    func status() async -> StatusReport { await engine.status() }
+    func sounds() async -> [String] { await engine.soundLog.map(\.name) }
+    func cleanup() { try? FileManager.default.removeItem(at: dir) }
+}
+
+@Suite struct EngineTests {
+    @Test func aPressRecordsDose1DurablyAndLightsTheLED() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        #expect(rig.led.current == .off)
+        _ = await rig.press()
+        let s = await rig.status()
+        #expect(s.phase == "beforeWindow")
+        #expect(rig.led.current == .blue)
+        #expect(await rig.sounds() == ["success"])
+        // On disk, not only in memory: a second reader sees it.
+        let reader = try NightLog.openReadOnly(stateDirectory: rig.dir)
+        let records = try #require(try reader.latestSession()).records
+        #expect(records.contains { if case .dose(let d) = $0 { d.type == .dose1 && d.source == .button("dose") } else { false } })
+    }
+
+    @Test func aWholeGoodNightOnTheSimClock() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        _ = await rig.press()
+        await rig.advance("150m")
+        #expect(await rig.sounds().last == "window_open")
+        #expect(await rig.status().led == LEDReport(color: "green", pattern: "pulse"))
+        await rig.advance("10m")
+        #expect(await rig.sounds().last == "pre_alarm")
+        await rig.advance("5m")
+        #expect(await rig.sounds().last == "main_alarm")
+        let r = await rig.press()
+        #expect(r.ok)
+        #expect(await rig.status().phase == "completed")
+        let before = await rig.sounds().count
+        await rig.advance("3h")
+        #expect(await rig.sounds().count == before)
+        let offsets = await rig.engine.soundLog.map(\.offsetMs)
+        #expect(offsets.contains(150 * 60_000 + 120)) // window open: 150 min after Dose 1, taken at the press's release
+    }
+
+    @Test func sleepingThroughRingsEveryStepInOrder() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        _ = await rig.press()
+        await rig.advance("5h")
+        let kinds = await rig.engine.soundLog.filter { $0.level != nil }.map(\.name)
+        #expect(kinds == ["window_open", "pre_alarm", "main_alarm", "follow_up", "follow_up", "follow_up", "remaining_warning",
+                          "hard_stop", "hard_stop", "hard_stop", "remaining_warning", "hard_stop", "expired"])
+    }
+
+    @Test func refusalsComeBackWithTheSeedsMessageAndExitCode3() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        let r = await rig.request(ControlRequest("snooze"))
+        #expect(r.exit == .refused)
+        #expect(r.message == "Please take Dose 1 first.")
+        #expect(r.code == "422_DOSE1_REQUIRED")
+    }
+
+    @Test func aReadOnlyLogIsNotAcknowledged() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        _ = await rig.request(ControlRequest("sim-fault", name: "log-readonly"))
+        let r = await rig.press()
+        #expect(r.ok) // the press itself was delivered
+        let s = await rig.status()
+        #expect(s.phase == "noDose1")
+        #expect(s.faults.map(\.code).contains("log_unwritable"))
+        #expect(await rig.sounds().last == "error")
+        #expect(!(await rig.sounds()).contains("success"))
+        let take = await rig.request(ControlRequest("take"))
+        #expect(take.exit == .failed)
+    }
+
+    @Test func theAudioDeviceVanishingIsAFaultAndTheDoseIsStillRecorded() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        _ = await rig.press()
+        await rig.advance("165m")
+        _ = await rig.request(ControlRequest("sim-fault", name: "audio-fail"))
+        let s = await rig.status()
+        #expect(s.faults.map(\.code).contains("audio_unavailable"))
+        #expect(s.led.pattern == "fault")
+        _ = await rig.press()
+        #expect(await rig.status().phase == "completed")
+    }
+
+    @Test func aRestartRebuildsTheNightAndKeepsTheNextAlarm() async throws {
+        let first = try Rig()
+        defer { first.cleanup() }
+        await first.engine.start()
+        _ = await first.press()
+        await first.advance("10s")
+        let next = await first.status().nextAlarm
+        // A new engine on the same state directory and sim clock file: a restarted daemon.
+        let second = try Rig(dir: first.dir)
+        await second.engine.start()
+        let s = await second.status()
+        #expect(s.phase == "beforeWindow")
+        #expect(s.nextAlarm == next)
+        await second.advance("150m")
+        #expect(await second.sounds() == ["window_open"])
+    }
+
+    @Test func simCommandsNeedTheSimClock() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        let r = await rig.request(ControlRequest("sim-press", button: "nope"))
+        #expect(r.exit == .usage)
+        #expect(r.message.contains("no button named nope"))
+    }
+}
