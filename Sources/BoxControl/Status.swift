@@ -51,6 +51,39 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var faults: [FaultReport]
     public var health: Health?
 
+    enum CodingKeys: String, CodingKey {
+        case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
+        case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
+        case lastNight, faults, health
+    }
+
+    /// Every key is always present (null when absent), so scripts can rely on them.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(source, forKey: .source)
+        try c.encode(now, forKey: .now)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(phase, forKey: .phase)
+        try c.encode(sessionId, forKey: .sessionId)
+        try c.encode(sessionDate, forKey: .sessionDate)
+        try c.encode(dose1At, forKey: .dose1At)
+        try c.encode(dose2At, forKey: .dose2At)
+        try c.encode(skippedAt, forKey: .skippedAt)
+        try c.encode(windowOpensAt, forKey: .windowOpensAt)
+        try c.encode(windowClosesAt, forKey: .windowClosesAt)
+        try c.encode(targetAt, forKey: .targetAt)
+        try c.encode(targetMinutes, forKey: .targetMinutes)
+        try c.encode(snoozesUsed, forKey: .snoozesUsed)
+        try c.encode(snoozesRemaining, forKey: .snoozesRemaining)
+        try c.encode(nextAlarm, forKey: .nextAlarm)
+        try c.encode(led, forKey: .led)
+        try c.encode(pendingConfirmation, forKey: .pendingConfirmation)
+        try c.encode(terminalState, forKey: .terminalState)
+        try c.encode(lastNight, forKey: .lastNight)
+        try c.encode(faults, forKey: .faults)
+        try c.encode(health, forKey: .health)
+    }
+
     public init(state: BoxState, now: Moment, source: String, health: Health?) {
         let tz = state.settings.timeZone
         let night = state.night
@@ -123,11 +156,14 @@ public struct StatusReport: Codable, Sendable, Hashable {
             let leftText = dose2At != nil || skippedAt != nil ? "" : (left > 0 ? ", \(span(left)) left" : ", closed")
             lines.append("Window: \(clock(open))–\(clock(close))\(leftText)")
         }
-        if let t = targetAt { lines.append("Target: \(clock(t)) (\(targetMinutes) min), snoozes \(snoozesUsed) of \(snoozesUsed + snoozesRemaining) used") }
+        if let t = targetAt {
+            let snoozed = snoozesUsed > 0 ? " + \(snoozesUsed) snooze\(snoozesUsed == 1 ? "" : "s")" : ""
+            lines.append("Target: \(clock(t)) (\(targetMinutes) min\(snoozed)), snoozes \(snoozesUsed) of \(snoozesUsed + snoozesRemaining) used")
+        }
         if let p = pendingConfirmation { lines.append("Waiting: \(p) Dose 2 needs a 2 s hold to confirm") }
         if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingOccurrences(of: "_", with: " ")) (\(n.level)) at \(clock(n.at))") }
         else if dose1At != nil { lines.append("Next alarm: none") }
-        lines.append("LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")
+        lines.append(led.color == "off" ? "LED: off" : "LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")
         if let last = lastNight { lines.append("Last night: \(last)") }
         if let h = health {
             lines.append("Health: buttons \(h.buttons), audio \(h.audio), log \(h.log), clock \(h.clock)")

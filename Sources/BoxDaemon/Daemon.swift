@@ -13,7 +13,8 @@ public struct DaemonOptions: Sendable {
     public enum HardwareChoice: String, Sendable { case auto, gpio, sim }
     public enum ClockChoice: Sendable, Equatable {
         case real
-        case sim(start: Date)
+        /// `timeZone`: the zone the start was written in, used when no config file names one.
+        case sim(start: Date, timeZone: TimeZone?)
         case fast(speed: Double)
     }
     public enum AudioChoice: Sendable, Equatable {
@@ -53,12 +54,13 @@ public final class Daemon: Sendable {
         self.options = options
         self.logger = logger
         notifier = SystemdNotifier()
-        let config = try BoxConfig.load(path: options.configPath)
+        var config = try BoxConfig.load(path: options.configPath)
+        if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
 
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
         let clock: any BoxClock = switch options.clock {
         case .real: RealClock()
-        case .sim(let start): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
+        case .sim(let start, _): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
         case .fast(let speed): FastClock(speed: speed)
         }
 

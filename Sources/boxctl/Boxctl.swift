@@ -19,7 +19,7 @@ struct Boxctl: ParsableCommand {
     /// ArgumentParser's usage errors exit 64; the box's contract says 2.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(globalOptionsLast(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -30,6 +30,22 @@ struct Boxctl: ParsableCommand {
             exit(withError: error)
         }
     }
+}
+
+/// `boxctl --socket PATH status` reads naturally; the option lives on each subcommand, so
+/// leading connection options are moved behind the subcommand.
+func globalOptionsLast(_ args: [String]) -> [String] {
+    var leading: [String] = []
+    var rest = args[...]
+    while let first = rest.first, ["--socket", "--state-dir", "--json"].contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+        leading.append(first)
+        rest = rest.dropFirst()
+        if first == "--socket" || first == "--state-dir", let value = rest.first {
+            leading.append(value)
+            rest = rest.dropFirst()
+        }
+    }
+    return Array(rest) + leading
 }
 
 struct Connection: ParsableArguments {
@@ -111,8 +127,20 @@ struct Status: ParsableCommand {
             settings.targetMinutes = t
         }
         let state = BoxState.rebuilt(settings: settings, records: records)
-        let now = Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime())
-        return StatusReport(state: state, now: now, source: "log", health: nil)
+        return StatusReport(state: state, now: simulatedNow() ?? Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime()),
+                            source: "log", health: nil)
+    }
+
+    /// A box that ran on the simulated clock left its reading in the state directory; its night is judged on that clock.
+    func simulatedNow() -> Moment? {
+        struct Reading: Decodable {
+            var wall: Date
+            var mono: Int64
+            var boot: String
+        }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: connection.stateDir).appendingPathComponent("sim-clock.json")),
+              let r = try? JSONDecoder().decode(Reading.self, from: data) else { return nil }
+        return Moment(wall: r.wall, boot: r.boot, monoNanos: r.mono)
     }
 
     static func bootID() -> String {

@@ -55,10 +55,19 @@ struct Boxd: AsyncParsableCommand {
             guard let start = ISO8601DateFormatter().date(from: String(clock.dropFirst(4))) else {
                 throw ValidationError("--clock sim: needs an ISO 8601 start such as sim:2026-11-21T22:00:00-05:00")
             }
-            return .sim(start: start)
+            return .sim(start: start, timeZone: Self.zone(ofISO: String(clock.dropFirst(4))))
         }
         if clock.hasPrefix("fast:"), let n = Double(clock.dropFirst(5)), n > 0 { return .fast(speed: n) }
         throw ValidationError("--clock must be real, sim:ISO8601 or fast:N")
+    }
+
+    /// The fixed-offset zone an ISO 8601 time was written in ("...-05:00" -> UTC-5; "Z" -> UTC).
+    static func zone(ofISO text: String) -> TimeZone? {
+        if text.hasSuffix("Z") { return TimeZone(identifier: "UTC") }
+        guard text.count > 6 else { return nil }
+        let tail = text.suffix(6)
+        guard let sign = tail.first, sign == "+" || sign == "-", let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
+        return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (h * 3600 + m * 60))
     }
 
     func parseAudio() throws -> DaemonOptions.AudioChoice {
