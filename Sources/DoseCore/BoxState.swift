@@ -92,14 +92,18 @@ public struct BoxState: Sendable, Hashable {
 
     public var snoozesRemaining: Int { max(0, settings.rules.snooze.maxPerNight - night.snoozeCount) }
 
-    /// Whether a double press of `button` means anything now. Where it does not, a single
-    /// press commits at release instead of waiting out the double gap.
+    /// Whether a double press of `button` means anything now (a snooze, or its refusal in
+    /// the window). Where it does not, a single press commits at release instead of waiting
+    /// out the double gap.
     public func doubleIsMeaningful(button: String, at now: Moment) -> Bool {
         guard let map = settings.buttons[button] else { return false }
         if let p = pending, p.button == button { return false }
         switch map.double {
         case .nothing: return false
-        case .snooze: return snoozeRefusal(at: now) == nil
+        case .snooze:
+            // In the window a single press takes Dose 2, so a double meant as a snooze must
+            // never be split into a dose: wait for it there, even when the snooze will be refused.
+            return [.active, .nearClose, .closed].contains(doseStage(at: now))
         case .takeNext, .undoOrStatus, .log: return true
         }
     }

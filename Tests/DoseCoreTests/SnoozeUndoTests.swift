@@ -142,3 +142,25 @@ import Testing
         #expect(h.press(.confirmHold) == .accepted(.recorded(.dose2)))
     }
 }
+
+@Suite struct DoubleMeaningTests {
+    /// Where a double could not be a snooze, a single commits at once; in the window it
+    /// waits, even with the snoozes used up, so a refused snooze is never split into a dose.
+    @Test func doubleIsMeaningfulInTheWindowOnly() {
+        var h = Harness()
+        #expect(!h.state.doubleIsMeaningful(button: "dose", at: h.now))
+        h.takeDose1()
+        #expect(!h.state.doubleIsMeaningful(button: "dose", at: h.now))
+        h.at(minutesAfterDose1: 160)
+        #expect(h.state.doubleIsMeaningful(button: "dose", at: h.now))
+        for _ in 0..<3 { h.press(.double) }
+        #expect(h.state.snoozesRemaining == 0)
+        #expect(h.state.doubleIsMeaningful(button: "dose", at: h.now))
+        h.at(minutesAfterDose1: 245)
+        #expect(h.state.doubleIsMeaningful(button: "dose", at: h.now))
+        h.press(.single)
+        #expect(!h.state.doubleIsMeaningful(button: "dose", at: h.now)) // pending confirmation
+        h.press(.confirmHold)
+        #expect(!h.state.doubleIsMeaningful(button: "dose", at: h.now)) // Dose 2 taken
+    }
+}
