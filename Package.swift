@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(name: "BoxHardwareTests", dependencies: ["BoxHardware", "BoxALSA", "DoseCore"]),
         .testTarget(name: "BoxGPIOTests", dependencies: ["BoxGPIO", "BoxHardware", "DoseCore"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
+        // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
+        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
