@@ -50,6 +50,13 @@ extension Engine {
             guard let name = req.name, let s = Self.testSounds[name] else {
                 return .usage("sound test names: \(Self.testSounds.keys.sorted().joined(separator: ", "))")
             }
+            if let ms = req.ms {
+                // A timer `ms` ahead on the real clock, then the sound: measures alarm onset error.
+                guard (1...600_000).contains(ms) else { return .usage("--in must be 1 ms to 10 min") }
+                let error = await timedPlay(s, in: .milliseconds(ms))
+                let ok = ControlResponse.success(String(format: "Played %@; onset error %+.1f ms", s.description, error.seconds * 1000))
+                return hardware.audio.fault.map { ControlResponse(ok: false, exit: .failed, message: "Audio failed: \($0)", code: "503_AUDIO") } ?? ok
+            }
             hardware.audio.play(s, volume: volume, repeatFor: s.level == nil ? nil : .seconds(3))
             refreshHealth()
             if let fault = hardware.audio.fault { return ControlResponse(ok: false, exit: .failed, message: "Audio failed: \(fault)", code: "503_AUDIO") }

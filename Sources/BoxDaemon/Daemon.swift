@@ -61,7 +61,7 @@ public final class Daemon: Sendable {
         let clock: any BoxClock = switch options.clock {
         case .real: RealClock()
         case .sim(let start, _): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
-        case .fast(let speed): FastClock(speed: speed)
+        case .fast(let speed): FastClock(speed: speed, startWall: Self.demoEvening(config.timeZone))
         }
 
         // The log: a damaged file is set aside and a new one started; an unwritable one is a fault, not a crash.
@@ -94,6 +94,12 @@ public final class Daemon: Sendable {
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
         server = ControlServer(path: options.socketPath, logger: logger) { req, uid in await engine.handle(req, uid: uid) }
+    }
+
+    /// A sped-up night starts at 22:00 local time today, so the demo reads like a night.
+    static func demoEvening(_ tz: TimeZone) -> Date {
+        let cal = SessionRules.calendar(tz)
+        return cal.date(bySettingHour: 22, minute: 0, second: 0, of: Date()) ?? Date()
     }
 
     struct HardwareSet {

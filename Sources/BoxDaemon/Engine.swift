@@ -1,3 +1,4 @@
+import BoxALSA
 import BoxControl
 import BoxHardware
 import DoseCore
@@ -33,6 +34,8 @@ public actor Engine {
     var edgeTimer: Task<Void, Never>?
     var onPhaseChange: (@Sendable (String) -> Void)?
     var observer: (@Sendable (Moment, String) -> Void)?
+    /// The moment of the transition whose effects are being performed (observer timestamps).
+    var transitionNow: Moment?
     var lastPhase: Phase?
     var logFaultDetail: String?
     var clockSynced: @Sendable () -> Bool
@@ -130,6 +133,7 @@ public actor Engine {
             }
         }
         state = t.state
+        transitionNow = now
         perform(effects)
         if !t.records.isEmpty, state.faults.contains(.logUnwritable) {
             logFaultDetail = nil
@@ -152,7 +156,7 @@ public actor Engine {
             case .led(let p):
                 hardware.led.setBase(p)
                 ledLog.append((simOffset, p.color, p.name))
-                observer?(clock.now(), "LED \(p.color.rawValue) \(p.name)")
+                observer?(transitionNow ?? clock.now(), "LED \(p.color.rawValue) \(p.name)")
             case .flash(let p, let d):
                 hardware.led.flash(p, duration: d)
                 ledLog.append((simOffset, p.color, "flash:" + p.name))
@@ -170,7 +174,7 @@ public actor Engine {
         hardware.audio.play(s, volume: volume, repeatFor: repeatFor)
         soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description))
         logger.info("sound \(s)")
-        observer?(clock.now(), "sound \(s)")
+        observer?(transitionNow ?? clock.now(), "sound \(s)")
         refreshHealth()
     }
 
@@ -223,6 +227,25 @@ public actor Engine {
     func fireEdgeTimer() {
         fireGestureDeadlines()
         reschedule()
+    }
+
+    /// Sleeps until a deadline `d` ahead (CLOCK_BOOTTIME, like every alarm timer), plays,
+    /// and returns how late the sound started: ALSA's own start time when known.
+    func timedPlay(_ s: Sound, in d: Duration) async -> Duration {
+        let clock = ContinuousClock()
+        let deadline = clock.now + d
+        try? await Task.sleep(until: deadline, clock: clock)
+        let before = (hardware.audio as? ALSAPlayer)?.lastStart?.at
+        hardware.audio.play(s, volume: volume, repeatFor: s.level == nil ? nil : .seconds(1))
+        var started = clock.now
+        if let alsa = hardware.audio as? ALSAPlayer {
+            // Wait (bounded) for the stream to actually start.
+            for _ in 0..<200 where alsa.lastStart?.at == before {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            if let s = alsa.lastStart?.at, s != before { started = s }
+        }
+        return started - deadline
     }
 
     // MARK: - Simulation

@@ -384,8 +384,14 @@ struct TestHardware: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "test", abstract: "Show an LED pattern or play a sound, for setting up hardware.")
     @Argument(help: "led or sound.") var what: String
     @Argument(help: "A pattern or colour (green, slow_pulse, fault, ...) or a sound (success, warning, error, stop, status, alarm_critical, ...).") var name: String
+    @Option(name: .customLong("in"), help: "Sound only: play after this delay (2s) on the alarm timer and report the onset error.") var delay: String?
     @OptionGroup var connection: Connection
 
-    func validate() throws { guard what == "led" || what == "sound" else { throw ValidationError("test led NAME or test sound NAME") } }
-    func run() throws { try connection.run(ControlRequest(what == "led" ? "test-led" : "test-sound", name: name)) }
+    func validate() throws {
+        guard what == "led" || what == "sound" else { throw ValidationError("test led NAME or test sound NAME") }
+        if let delay { guard what == "sound", DurationText.parseMilliseconds(delay).map({ $0 > 0 }) == true else { throw ValidationError("--in takes a delay such as 2s, for sounds") } }
+    }
+    func run() throws {
+        try connection.run(ControlRequest(what == "led" ? "test-led" : "test-sound", ms: delay.flatMap(DurationText.parseMilliseconds), name: name))
+    }
 }

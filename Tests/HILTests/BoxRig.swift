@@ -66,7 +66,8 @@ final class BoxRig: @unchecked Sendable {
 
         let p = Process()
         p.executableURL = Self.boxd
-        p.arguments = ["--hardware", "sim", "--clock", "sim:\(start)", "--state-dir", dir.path, "--socket", socket] + extraArgs
+        let clock = extraArgs.contains("--clock") ? [] : ["--clock", "sim:\(start)"]
+        p.arguments = ["--hardware", "sim"] + clock + ["--state-dir", dir.path, "--socket", socket] + extraArgs
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath
         env.removeValue(forKey: "WATCHDOG_USEC")
