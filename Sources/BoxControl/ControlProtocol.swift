@@ -93,6 +93,8 @@ public struct ControlResponse: Codable, Sendable {
     public var led: LEDReport?
     public var sounds: [SoundReport]?
     public var config: [ConfigEntry]?
+    /// Measurements kept by boxd for the benchmark, in milliseconds, by name.
+    public var metrics: [String: [Double]]?
 
     public init(ok: Bool, exit: ExitCode, message: String, code: String? = nil) {
         self.ok = ok

@@ -61,6 +61,17 @@ extension Engine {
             refreshHealth()
             if let fault = hardware.audio.fault { return ControlResponse(ok: false, exit: .failed, message: "Audio failed: \(fault)", code: "503_AUDIO") }
             return .success("Playing \(s).")
+        case "inject":
+            // One edge, stamped now: for the benchmark on the real clock with simulated buttons.
+            guard let edge = req.edges, edge == "down" || edge == "up" else { return .usage("inject needs edges: down or up") }
+            guard inject(button: req.button ?? "dose", pressed: edge == "down") else {
+                return ControlResponse(ok: false, exit: .refused, message: "inject works only with simulated buttons and a known button", code: "403_NOT_SIMULATED")
+            }
+            return .success("ok")
+        case "metrics":
+            var r = ControlResponse.success("ok")
+            r.metrics = takeMetrics()
+            return r
         case "doctor":
             var r = ControlResponse.success("ok")
             r.status = status()

@@ -1,3 +1,4 @@
+import BoxGPIO
 import DoseCore
 import Foundation
 import TOMLKit
@@ -253,7 +254,29 @@ struct Reader {
         let volume = try number(audio, "audio", "volume", default: 0.8)
         guard (0...1).contains(volume) else { throw ConfigError("audio.volume", "\(volume) must be between 0.0 and 1.0") }
 
-        return BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: undo, ringSeconds: ring, chip: chip, buttons: buttons,
-                         led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, sources: sources, path: path)
+        let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: undo, ringSeconds: ring, chip: chip, buttons: buttons,
+                               led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, sources: sources, path: path)
+        // One line, one use: checked here already, without a chip.
+        let (buttonLines, ledWiring) = GPIOBackend.lines(config)
+        do {
+            try validateDistinctLines(buttonLines.map(\.assignment) + (ledWiring?.assignments ?? []))
+        } catch {
+            let text = "\(error)"
+            let key = text.split(separator: ":").first.map(String.init) ?? "gpio"
+            throw ConfigError(key, String(text.dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces))
+        }
+        return config
+    }
+}
+
+extension BoxConfig {
+    /// Checks the GPIO lines against the chip when one is present. Returns a note on what
+    /// could not be checked.
+    public func checkHardware() throws(ConfigError) -> String {
+        guard let chip = try? GPIOChipLocator.system.locate(chip) else {
+            return "GPIO lines not checked: no chip matching \"\(self.chip)\" on this machine"
+        }
+        try GPIOBackend.check(self, on: chip)
+        return "GPIO lines fit \(chip.summary)"
     }
 }

@@ -89,7 +89,7 @@ public final class Daemon: Sendable {
         let state = BoxState.rebuilt(settings: settings, records: records)
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
-        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth)
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth, simulatedButtons: hw.edges is SimButtons)
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
@@ -118,12 +118,10 @@ public final class Daemon: Sendable {
                 let gpio = try GPIOBackend.open(config: config, logger: logger)
                 return HardwareSet(edges: gpio.buttons, led: LEDPlayer(output: gpio.led, animate: animate), audio: audio,
                                    buttonsHealth: gpio.health, description: "gpio (\(gpio.chipDescription))")
-            } catch let error as ConfigError {
-                throw error // a line that does not exist on the chip is a config error
-            } catch {
-                if options.hardware == .gpio { throw error }
+            } catch let error as GPIOBackend.NoChip where options.hardware == .auto {
                 logger.notice("no GPIO hardware (\(error)); running with simulated buttons and LED")
             }
+            // Anything else (a line the chip does not have, a busy line, a chip that was asked for) stops the start.
         }
         return HardwareSet(edges: SimButtons(), led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
                            buttonsHealth: { nil }, description: "sim")

@@ -14,10 +14,14 @@ public actor Engine {
         public var led: LEDPlayer
         public var audio: any TonePlayer
         public var buttonsHealth: @Sendable () -> String?
-        public init(led: LEDPlayer, audio: any TonePlayer, buttonsHealth: @escaping @Sendable () -> String? = { nil }) {
+        /// Buttons are simulated: edges may be injected over the control socket.
+        public var simulatedButtons: Bool
+        public init(led: LEDPlayer, audio: any TonePlayer, buttonsHealth: @escaping @Sendable () -> String? = { nil },
+                    simulatedButtons: Bool = true) {
             self.led = led
             self.audio = audio
             self.buttonsHealth = buttonsHealth
+            self.simulatedButtons = simulatedButtons
         }
     }
 
@@ -43,8 +47,11 @@ public actor Engine {
     /// What was played and shown, with simulated-clock offsets (for `boxctl sim sounds` and tests).
     public private(set) var soundLog: [SoundReport] = []
     public private(set) var ledLog: [(offset: Duration, color: LEDColor, pattern: String)] = []
-    /// For the benchmark: edge time -> LED write, on the edge clock.
+    /// For the benchmark: press edge -> LED acknowledgement written, and release edge ->
+    /// single press committed, both on the edge clock.
     var pressLatencies: [Duration] = []
+    var commitDelays: [Duration] = []
+    var lastReleaseEdge: [String: Duration] = [:]
 
     public init(state: BoxState, log: NightLog?, stateDirectory: URL, clock: any BoxClock, hardware: Hardware, config: BoxConfig,
                 logger: Logger, clockSynced: @escaping @Sendable () -> Bool = { true }) {
@@ -84,6 +91,7 @@ public actor Engine {
         }
         let events = r.handle(e.edge, doubleEnabled: state.doubleIsMeaningful(button: e.button, at: clock.now()))
         recognizers[e.button] = r
+        if !r.isPressed { lastReleaseEdge[e.button] = e.edge.at }
         deliver(events, button: e.button, edgeAt: e.edge.at)
         reschedule()
     }
@@ -102,7 +110,9 @@ public actor Engine {
     func deliver(_ events: [GestureEvent], button: String, edgeAt: Duration?) {
         for ev in events {
             _ = apply(.gesture(ev.gesture, button: button), source: .button(button))
+            // The ack flash is written synchronously inside apply, so this is after the LED write.
             if ev.gesture == .pressed, let edgeAt { pressLatencies.append(clock.edgeNow() - edgeAt) }
+            if ev.gesture == .single, let released = lastReleaseEdge[button] { commitDelays.append(clock.edgeNow() - released) }
         }
     }
 
@@ -308,9 +318,21 @@ public actor Engine {
         log = try NightLog.openReadOnly(stateDirectory: stateDirectory)
     }
 
-    public func takePressLatencies() -> [Duration] {
-        defer { pressLatencies.removeAll() }
-        return pressLatencies
+    /// The benchmark's measurements, in ms; cleared when read.
+    public func takeMetrics() -> [String: [Double]] {
+        defer {
+            pressLatencies.removeAll()
+            commitDelays.removeAll()
+        }
+        return ["press_to_led_ms": pressLatencies.map { $0.seconds * 1000 }, "single_commit_ms": commitDelays.map { $0.seconds * 1000 }]
+    }
+
+    /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark uses it).
+    public func inject(button: String, pressed: Bool) -> Bool {
+        guard hardware.simulatedButtons, let b = config.buttons.first(where: { $0.name == button }) else { return false }
+        let direction: RawEdge.Direction = pressed == b.activeLow ? .falling : .rising
+        handle(ButtonEdge(button: button, edge: RawEdge(direction, at: clock.edgeNow())))
+        return true
     }
 
     // MARK: - Settings and status

@@ -1,5 +1,6 @@
 import BoxGPIO
 import BoxHardware
+import DoseCore
 import Foundation
 import Logging
 
@@ -10,11 +11,56 @@ struct GPIOBackend {
     var chipDescription: String
     var health: @Sendable () -> String?
 
-    struct Unavailable: Error, CustomStringConvertible {
+    /// The chip is missing: the caller may fall back to simulated hardware.
+    struct NoChip: Error, CustomStringConvertible {
         var description: String
     }
 
+    /// Opens the chip and requests every line. A line that does not exist on the chip, or
+    /// two uses of one line, is a config error that names the key.
     static func open(config: BoxConfig, logger: Logger) throws -> GPIOBackend {
-        throw Unavailable(description: "GPIO backend not wired yet")
+        let chip: ChipInfo
+        do {
+            chip = try GPIOChipLocator.system.locate(config.chip)
+        } catch {
+            throw NoChip(description: "\(error)")
+        }
+        let (buttonLines, wiring) = lines(config)
+        try check(config, on: chip)
+        let buttons = try GPIOButtons(chip: chip, buttons: buttonLines)
+        let led: any LEDOutput = if let wiring {
+            try GPIOLED(chip: chip, wiring: wiring, activeLow: config.ledActiveLow)
+        } else {
+            NoLED()
+        }
+        logger.notice("GPIO: \(chip.summary), \(buttonLines.count) button(s)")
+        return GPIOBackend(buttons: buttons, led: led, chipDescription: chip.summary, health: { buttons.fault })
+    }
+
+    static func lines(_ config: BoxConfig) -> (buttons: [ButtonLine], wiring: LEDWiring?) {
+        let buttonLines = config.buttons.map { ButtonLine(name: $0.name, line: $0.line, activeLow: $0.activeLow) }
+        let wiring: LEDWiring? = switch config.led {
+        case .rgb(let r, let g, let b)?: .rgb(red: r, green: g, blue: b)
+        case .single(let l)?: .single(line: l)
+        case nil: nil
+        }
+        return (buttonLines, wiring)
+    }
+
+    /// Every configured line exists on the chip and none is used twice.
+    static func check(_ config: BoxConfig, on chip: ChipInfo) throws(ConfigError) {
+        let (buttonLines, wiring) = lines(config)
+        do {
+            try validateLines(buttonLines.map(\.assignment) + (wiring?.assignments ?? []), chip: chip)
+        } catch {
+            let text = "\(error)"
+            let key = text.split(separator: ":").first.map(String.init) ?? "gpio"
+            throw ConfigError(key, String(text.dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// A box wired without an LED.
+    struct NoLED: LEDOutput {
+        func write(_ color: LEDColor) throws {}
     }
 }

@@ -88,7 +88,8 @@ struct Boxd: AsyncParsableCommand {
         if checkConfig {
             do {
                 let c = try BoxConfig.load(path: configPath)
-                print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s))")
+                let note = try c.checkHardware()
+                print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
                 return
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))

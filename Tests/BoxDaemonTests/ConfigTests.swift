@@ -66,6 +66,7 @@ import Testing
         ("[buttons.dose]\nline = 17\n[led]\nred = 1\ngreen = 2", "led.blue: is required for an RGB LED (or give led.line for a single LED)"),
         ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be between 0.0 and 1.0"),
         ("[buttons.dose\nline = 17", "TOML syntax error"),
+        ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
         do {

@@ -1,0 +1,259 @@
+import BoxHardware
+import DoseCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One button of `[buttons.NAME]`.
+public struct ButtonLine: Sendable, Hashable {
+    /// The button's name, e.g. "dose" or "events"; it is `ButtonEdge.button`.
+    public var name: String
+    /// The line offset on the chip (the BCM GPIO number on a Raspberry Pi).
+    public var line: Int
+    public var bias: GPIOBias
+
+    public init(name: String, line: Int, bias: GPIOBias) {
+        self.name = name
+        self.line = line
+        self.bias = bias
+    }
+
+    /// The usual wiring from the config's `active_low`: a button to ground (active low)
+    /// needs a pull-up, a button to 3.3 V (active high) a pull-down.
+    public init(name: String, line: Int, activeLow: Bool) {
+        self.init(name: name, line: line, bias: activeLow ? .pullUp : .pullDown)
+    }
+
+    public var key: String { "buttons.\(name).line" }
+    public var assignment: LineAssignment { LineAssignment(key: key, line: line) }
+}
+
+/// The buttons, through libgpiod: each line is an input with its bias and both-edge events,
+/// consumer "boxd". One dedicated thread waits in poll(2) on the lines' event descriptors
+/// and a wake-up pipe; no sleeping loop.
+///
+/// Edges are physical (ACTIVE_LOW is never requested): for a button to ground with a
+/// pull-up, `.falling` is the press, as GestureRecognizer(activeLow: true) expects.
+/// Timestamps are the kernel's CLOCK_MONOTONIC.
+///
+/// If reading fails for good, `fault` says why and the stream finishes; the lines are
+/// released. Build a new GPIOButtons to retry.
+public final class GPIOButtons: EdgeSource {
+    public let chip: ChipInfo
+    public let buttons: [ButtonLine]
+    private let stream: AsyncStream<ButtonEdge>
+    private let state: Locked<ReaderState>
+
+    /// Finds the chip (label, name or path), checks the lines and requests them.
+    public convenience init(chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
+        try self.init(locator: .system, chip: spec, buttons: buttons, consumer: consumer)
+    }
+
+    /// For a chip already found with GPIOChipLocator.
+    public convenience init(chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
+        try self.init(driver: LibgpiodDriver(), chip: chip, buttons: buttons, consumer: consumer)
+    }
+
+    convenience init(locator: GPIOChipLocator, chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
+        let chip = try locator.locate(spec)
+        try self.init(driver: locator.driver, chip: chip, buttons: buttons, consumer: consumer)
+    }
+
+    init(driver: any GPIODriver, chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
+        try validateLines(buttons.map(\.assignment), chip: chip)
+        self.chip = chip
+        self.buttons = buttons
+
+        let session = try driver.open(chip)
+        var watched: [WatchedLine] = []
+        do {
+            for button in buttons {
+                let fd = try session.requestEdges(line: button.line, bias: button.bias, consumer: consumer, key: button.key)
+                watched.append(WatchedLine(button: button, fd: fd))
+            }
+        } catch {
+            session.close()
+            throw error
+        }
+
+        let pipeFds: (read: Int32, write: Int32)
+        do {
+            pipeFds = try makeWakePipe()
+        } catch {
+            session.close()
+            throw error
+        }
+
+        let state = Locked(ReaderState(wakeWriteFd: pipeFds.write))
+        let (stream, continuation) = AsyncStream<ButtonEdge>.makeStream(bufferingPolicy: .unbounded)
+        // A consumer that stops listening no longer needs the lines.
+        continuation.onTermination = { _ in GPIOButtons.requestStop(state) }
+        self.state = state
+        self.stream = stream
+
+        let reader = EdgeReader(
+            session: session, lines: watched, wakeReadFd: pipeFds.read,
+            state: state, continuation: continuation
+        )
+        let thread = Thread { reader.run() }
+        thread.name = "boxd-gpio-buttons"
+        thread.start()
+    }
+
+    deinit {
+        Self.requestStop(state)
+    }
+
+    /// Every edge of every button, in kernel order per line. Across lines the order is by
+    /// timestamp within one wake-up only: the v1 uAPI gives each line its own descriptor, so
+    /// a later edge on one line can be read before an earlier one on another (each button
+    /// has its own recogniser, so this never matters). The stream is single-use: iterate it
+    /// once; when its consumer stops (cancelled, or the iterator dropped), the reader stops
+    /// and the lines are released.
+    public func edges() -> AsyncStream<ButtonEdge> {
+        stream
+    }
+
+    /// Asks the reader to stop; it releases the lines, then finishes the stream. Returns at
+    /// once and is idempotent; use `closeAndWait()` before requesting the same lines again.
+    public func close() {
+        Self.requestStop(state)
+    }
+
+    /// Stops the reader and returns once the lines are released (at once if they already are).
+    public func closeAndWait() async {
+        Self.requestStop(state)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { s in
+                if !s.finished { s.releaseWaiters.append(continuation) }
+                return s.finished
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Why the stream ended early, or nil while all is well (and after a plain close()).
+    public var fault: String? {
+        faultError?.description
+    }
+
+    public var faultError: GPIOError? {
+        state.withLock { $0.fault }
+    }
+
+    fileprivate static func requestStop(_ state: Locked<ReaderState>) {
+        state.withLock { s in
+            guard let fd = s.wakeWriteFd else { return }
+            var byte: UInt8 = 1
+            // A full pipe (EAGAIN) already holds a wake-up; nothing else can fail here.
+            _ = write(fd, &byte, 1)
+        }
+    }
+}
+
+/// A pipe whose read end wakes the reader's poll(2) when close() writes a byte. Both ends
+/// close-on-exec; the write end non-blocking so close() never blocks.
+private func makeWakePipe() throws(GPIOError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw .systemCallFailed(call: "pipe", errno: errno) }
+    for fd in fds {
+        let fdFlags = fcntl(fd, F_GETFD)
+        let flFlags = fcntl(fd, F_GETFL)
+        guard fdFlags >= 0, flFlags >= 0,
+              fcntl(fd, F_SETFD, fdFlags | FD_CLOEXEC) == 0,
+              fcntl(fd, F_SETFL, flFlags | O_NONBLOCK) == 0 else {
+            let code = errno
+            _ = Glibc.close(fds[0])
+            _ = Glibc.close(fds[1])
+            throw .systemCallFailed(call: "fcntl", errno: code)
+        }
+    }
+    return (fds[0], fds[1])
+}
+
+struct ReaderState {
+    /// The wake-up pipe's write end, until the reader has exited and closed it (under the
+    /// lock, so close() never writes to a recycled descriptor).
+    var wakeWriteFd: Int32?
+    var fault: GPIOError?
+    /// The reader has exited and the lines are released.
+    var finished = false
+    var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+}
+
+struct WatchedLine: Sendable {
+    var button: ButtonLine
+    var fd: Int32
+}
+
+/// The loop run by the reader thread.
+struct EdgeReader: Sendable {
+    let session: any GPIOChipSession
+    let lines: [WatchedLine]
+    let wakeReadFd: Int32
+    let state: Locked<ReaderState>
+    let continuation: AsyncStream<ButtonEdge>.Continuation
+
+    /// How many events one read takes from a line (libgpiod 1.6 caps it at 16).
+    static let batch = 16
+
+    func run() {
+        let fault = loop()
+        // Release the hardware before the stream ends, so whoever sees the end can reopen.
+        session.close()
+        let waiters = state.withLock { s in
+            if let fd = s.wakeWriteFd { _ = Glibc.close(fd) }
+            s.wakeWriteFd = nil
+            s.fault = fault
+            s.finished = true
+            defer { s.releaseWaiters = [] }
+            return s.releaseWaiters
+        }
+        _ = Glibc.close(wakeReadFd)
+        for waiter in waiters { waiter.resume() }
+        continuation.finish()
+    }
+
+    /// Returns nil when asked to stop, else the fault that ended it.
+    private func loop() -> GPIOError? {
+        var pollFds = [pollfd(fd: wakeReadFd, events: Int16(POLLIN), revents: 0)]
+        pollFds += lines.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        let broken = Int16(POLLERR | POLLHUP | POLLNVAL)
+
+        while true {
+            for i in pollFds.indices { pollFds[i].revents = 0 }
+            let ready = poll(&pollFds, nfds_t(pollFds.count), -1)
+            if ready < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .systemCallFailed(call: "poll", errno: code)
+            }
+            if pollFds[0].revents != 0 { return nil }
+
+            var perLine: [[ButtonEdge]] = []
+            for (i, line) in lines.enumerated() {
+                let revents = pollFds[i + 1].revents
+                if revents == 0 { continue }
+                if revents & Int16(POLLIN) == 0, revents & broken != 0 {
+                    return .lineLost(button: line.button.name, line: line.button.line)
+                }
+                do {
+                    let events = try session.readEvents(fd: line.fd, max: Self.batch)
+                    perLine.append(events.map { event in
+                        ButtonEdge(
+                            button: line.button.name,
+                            edge: decodeEdge(eventType: event.type, ts: event.ts, activeLowRequested: false)
+                        )
+                    })
+                } catch {
+                    if error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == EINTR { continue }
+                    return .readFailed(button: line.button.name, line: line.button.line, errno: error.code)
+                }
+            }
+            for edge in mergeByTime(perLine) {
+                continuation.yield(edge)
+            }
+        }
+    }
+}

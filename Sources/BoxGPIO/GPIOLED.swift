@@ -1,0 +1,151 @@
+import BoxHardware
+import DoseCore
+import Foundation
+
+/// How the LED of `[led]` is wired.
+public enum LEDWiring: Sendable, Hashable {
+    /// One RGB LED on three lines (`red`, `green`, `blue`).
+    case rgb(red: Int, green: Int, blue: Int)
+    /// One single-colour LED on one line (`line`): lit for any colour but `.off`.
+    case single(line: Int)
+
+    /// The config keys and lines, for the line checks and their messages.
+    public var assignments: [LineAssignment] {
+        switch self {
+        case .rgb(let red, let green, let blue):
+            [LineAssignment(key: "led.red", line: red),
+             LineAssignment(key: "led.green", line: green),
+             LineAssignment(key: "led.blue", line: blue)]
+        case .single(let line):
+            [LineAssignment(key: "led.line", line: line)]
+        }
+    }
+}
+
+/// Which dies of an RGB LED are lit for a colour. Plain on/off lines cannot mix shades, so
+/// amber is red+green like yellow; the patterns tell them apart by rhythm, not colour.
+public struct RGBLevels: Sendable, Hashable {
+    public var red: Bool
+    public var green: Bool
+    public var blue: Bool
+
+    public init(red: Bool, green: Bool, blue: Bool) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public init(_ color: LEDColor) {
+        switch color {
+        case .off: self.init(red: false, green: false, blue: false)
+        case .white: self.init(red: true, green: true, blue: true)
+        case .blue: self.init(red: false, green: false, blue: true)
+        case .green: self.init(red: false, green: true, blue: false)
+        case .yellow, .amber: self.init(red: true, green: true, blue: false)
+        case .red: self.init(red: true, green: false, blue: false)
+        }
+    }
+}
+
+/// One output line and the physical level to drive it to.
+public struct LineLevel: Sendable, Hashable {
+    public var key: String
+    public var line: Int
+    public var value: Int32
+    public init(key: String, line: Int, value: Int32) {
+        self.key = key
+        self.line = line
+        self.value = value
+    }
+}
+
+/// The physical level of every LED line for a colour. `activeLow` is for LEDs whose common
+/// pin goes to 3.3 V (common-anode RGB): a line then lights its die by going low.
+public func ledLineLevels(for color: LEDColor, wiring: LEDWiring, activeLow: Bool) -> [LineLevel] {
+    func level(_ lit: Bool) -> Int32 { lit != activeLow ? 1 : 0 }
+    switch wiring {
+    case .rgb(let red, let green, let blue):
+        let dies = RGBLevels(color)
+        return [LineLevel(key: "led.red", line: red, value: level(dies.red)),
+                LineLevel(key: "led.green", line: green, value: level(dies.green)),
+                LineLevel(key: "led.blue", line: blue, value: level(dies.blue))]
+    case .single(let line):
+        return [LineLevel(key: "led.line", line: line, value: level(color != .off))]
+    }
+}
+
+/// The LED, through libgpiod: each line an output, consumer "boxd", requested dark
+/// (level 0 when active-high, 1 when active-low, so a common-anode LED does not flash white
+/// at start). `close()` turns it off before releasing the lines: a released line's level is
+/// undefined, and in practice it often stays where it was.
+public final class GPIOLED: LEDOutput {
+    public let chip: ChipInfo
+    public let wiring: LEDWiring
+    public let activeLow: Bool
+    private let session: any GPIOChipSession
+    private let current: Locked<LEDColor?>
+
+    public convenience init(chip spec: String, wiring: LEDWiring, activeLow: Bool = false, consumer: String = "boxd") throws(GPIOError) {
+        try self.init(locator: .system, chip: spec, wiring: wiring, activeLow: activeLow, consumer: consumer)
+    }
+
+    public convenience init(chip: ChipInfo, wiring: LEDWiring, activeLow: Bool = false, consumer: String = "boxd") throws(GPIOError) {
+        try self.init(driver: LibgpiodDriver(), chip: chip, wiring: wiring, activeLow: activeLow, consumer: consumer)
+    }
+
+    convenience init(locator: GPIOChipLocator, chip spec: String, wiring: LEDWiring, activeLow: Bool, consumer: String = "boxd") throws(GPIOError) {
+        let chip = try locator.locate(spec)
+        try self.init(driver: locator.driver, chip: chip, wiring: wiring, activeLow: activeLow, consumer: consumer)
+    }
+
+    init(driver: any GPIODriver, chip: ChipInfo, wiring: LEDWiring, activeLow: Bool, consumer: String = "boxd") throws(GPIOError) {
+        try validateLines(wiring.assignments, chip: chip)
+        let session = try driver.open(chip)
+        do {
+            for line in ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow) {
+                try session.requestOutput(line: line.line, initial: line.value, consumer: consumer, key: line.key)
+            }
+        } catch {
+            session.close()
+            throw error
+        }
+        self.chip = chip
+        self.wiring = wiring
+        self.activeLow = activeLow
+        self.session = session
+        self.current = Locked(.off)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The colour last written, or nil once closed.
+    public var color: LEDColor? {
+        current.withLock { $0 }
+    }
+
+    public func write(_ color: LEDColor) throws(GPIOError) {
+        // Under the lock so two writers cannot interleave their lines into a mixed colour.
+        try current.withLock { (current: inout LEDColor?) throws(GPIOError) in
+            guard current != nil else { throw .closed }
+            for line in ledLineLevels(for: color, wiring: wiring, activeLow: activeLow) {
+                try session.setValue(line: line.line, line.value, key: line.key)
+            }
+            current = color
+        }
+    }
+
+    /// Turns the LED off and releases the lines. Idempotent.
+    public func close() {
+        current.withLock { current in
+            guard current != nil else { return }
+            for line in ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow) {
+                // Best effort: the lines are released either way.
+                try? session.setValue(line: line.line, line.value, key: line.key)
+            }
+            session.close()
+            current = nil
+        }
+    }
+}

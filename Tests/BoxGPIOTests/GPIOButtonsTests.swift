@@ -1,0 +1,218 @@
+@testable import BoxGPIO
+import BoxHardware
+import DoseCore
+import Foundation
+import Testing
+
+@Suite struct GPIOButtonsTests {
+    let dose = ButtonLine(name: "dose", line: 17, activeLow: true)
+    let events = ButtonLine(name: "events", line: 27, activeLow: true)
+
+    func collect(_ stream: AsyncStream<ButtonEdge>, count: Int) async -> [ButtonEdge] {
+        var iterator = stream.makeAsyncIterator()
+        var edges: [ButtonEdge] = []
+        while edges.count < count, let edge = await iterator.next() {
+            edges.append(edge)
+        }
+        return edges
+    }
+
+    func drain(_ stream: AsyncStream<ButtonEdge>) async -> [ButtonEdge] {
+        var edges: [ButtonEdge] = []
+        for await edge in stream { edges.append(edge) }
+        return edges
+    }
+
+    func edge(_ button: String, _ direction: RawEdge.Direction, _ sec: Int64, _ nsec: Int64) -> ButtonEdge {
+        ButtonEdge(button: button, edge: RawEdge(direction, at: .seconds(sec) + .nanoseconds(nsec)))
+    }
+
+    @Test func requestsInputsWithBiasAndConsumer() throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5,
+                                      buttons: [dose, ButtonLine(name: "events", line: 27, bias: .asIs)])
+        defer { buttons.close() }
+        let session = try #require(driver.sessions.first)
+        #expect(driver.sessions.count == 1)
+        #expect(session.inputs[17]?.bias == .pullUp)
+        #expect(session.inputs[17]?.consumer == "boxd")
+        #expect(session.inputs[27]?.bias == .asIs)
+        #expect(buttons.fault == nil)
+    }
+
+    @Test func edgesComeOutInKernelOrder() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        defer { buttons.close() }
+        let session = try #require(driver.sessions.first)
+
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 100, nsec: 0)
+        session.push(line: 17, type: GPIOEventType.risingEdge, sec: 100, nsec: 120_000_000)
+        session.push(line: 27, type: GPIOEventType.fallingEdge, sec: 101, nsec: 5)
+        session.push(line: 27, type: GPIOEventType.risingEdge, sec: 101, nsec: 900_000_000)
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 102, nsec: 0)
+
+        let got = await collect(buttons.edges(), count: 5)
+        // Per line, the kernel's order exactly. Across lines the order is by timestamp only
+        // within one wake-up (see mergeByTime's test): each line has its own descriptor, so
+        // a later edge on one line can be read before an earlier one on another.
+        #expect(got.filter { $0.button == "dose" } == [
+            edge("dose", .falling, 100, 0),
+            edge("dose", .rising, 100, 120_000_000),
+            edge("dose", .falling, 102, 0),
+        ])
+        #expect(got.filter { $0.button == "events" } == [
+            edge("events", .falling, 101, 5),
+            edge("events", .rising, 101, 900_000_000),
+        ])
+    }
+
+    @Test func aBurstLongerThanOneReadStaysInOrder() async throws {
+        // Contact bounce: more edges than one gpiod_line_event_read_fd_multiple call takes.
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+        defer { buttons.close() }
+        let session = try #require(driver.sessions.first)
+        var expected: [ButtonEdge] = []
+        for i in 0..<40 {
+            let type = i.isMultiple(of: 2) ? GPIOEventType.fallingEdge : GPIOEventType.risingEdge
+            session.push(line: 17, type: type, sec: 5, nsec: i * 1_000)
+            expected.append(edge("dose", i.isMultiple(of: 2) ? .falling : .rising, 5, Int64(i) * 1_000))
+        }
+        #expect(await collect(buttons.edges(), count: 40) == expected)
+    }
+
+    @Test func readErrorBecomesAFault() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        let session = try #require(driver.sessions.first)
+
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 1, nsec: 0)
+        session.pushFailure(line: 17, errno: EIO)
+
+        let got = await drain(buttons.edges())
+        #expect(got == [edge("dose", .falling, 1, 0)])
+        #expect(buttons.faultError == .readFailed(button: "dose", line: 17, errno: EIO))
+        #expect(buttons.fault == "button dose (line 17): reading events failed: Input/output error")
+        #expect(session.isClosed)
+        buttons.close() // after a fault: harmless
+    }
+
+    @Test func againAndInterruptedAreNotFaults() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+        defer { buttons.close() }
+        let session = try #require(driver.sessions.first)
+        session.pushFailure(line: 17, errno: EINTR)
+        session.pushFailure(line: 17, errno: EAGAIN)
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 2, nsec: 0)
+        #expect(await collect(buttons.edges(), count: 1) == [edge("dose", .falling, 2, 0)])
+        #expect(buttons.fault == nil)
+    }
+
+    @Test func hangUpBecomesAFault() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        let session = try #require(driver.sessions.first)
+        session.hangUp(line: 27)
+        #expect(await drain(buttons.edges()) == [])
+        #expect(buttons.fault == "button events (line 27): the kernel closed the event descriptor")
+        #expect(session.isClosed)
+    }
+
+    @Test func closeFinishesTheStreamAndReleasesTheLines() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+        let session = try #require(driver.sessions.first)
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 1, nsec: 0)
+        // One iterator throughout: dropping an AsyncStream iterator terminates the stream.
+        var iterator = buttons.edges().makeAsyncIterator()
+        #expect(await iterator.next() == edge("dose", .falling, 1, 0))
+        buttons.close()
+        buttons.close()
+        // The reader finishes the stream only after releasing the lines.
+        #expect(await iterator.next() == nil)
+        #expect(buttons.fault == nil)
+        #expect(session.isClosed)
+    }
+
+    @Test func closeAndWaitReturnsWithTheLinesReleased() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        await buttons.closeAndWait()
+        #expect(try #require(driver.sessions.first).isClosed)
+        await buttons.closeAndWait() // again: returns at once
+        // The lines can be requested again at once.
+        let again = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        await again.closeAndWait()
+        #expect(driver.sessions.count == 2)
+    }
+
+    @Test func aConsumerThatStopsListeningReleasesTheLines() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+        let session = try #require(driver.sessions.first)
+        let stream = buttons.edges()
+        let listener = Task { for await _ in stream {} }
+        listener.cancel()
+        await listener.value
+        // Cancelling the listener stops the reader, which releases the lines as it exits.
+        await session.waitUntilClosed()
+        #expect(session.isClosed)
+        #expect(buttons.fault == nil)
+    }
+
+    @Test func droppingTheButtonsStopsTheReader() async throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        var stream: AsyncStream<ButtonEdge>
+        do {
+            let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+            stream = buttons.edges()
+        }
+        #expect(await drain(stream) == [])
+        #expect(try #require(driver.sessions.first).isClosed)
+    }
+
+    @Test func badLineIsRefusedBeforeOpeningTheChip() {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        let error = #expect(throws: GPIOError.self) {
+            _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [ButtonLine(name: "dose", line: 99, activeLow: true)])
+        }
+        #expect(error?.description == "buttons.dose.line: 99 is not a line of chip pinctrl-rp1 (0..53)")
+        #expect(driver.sessions.isEmpty)
+        #expect(throws: GPIOError.lineAlreadyUsed(key: "buttons.events.line", line: 17, usedBy: "buttons.dose.line")) {
+            _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, ButtonLine(name: "events", line: 17, activeLow: true)])
+        }
+    }
+
+    @Test func busyLineIsATypedErrorAndNothingLeaks() throws {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        driver.failRequest(line: 27, errno: EBUSY)
+        let error = #expect(throws: GPIOError.self) {
+            _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        }
+        #expect(error == .requestFailed(key: "buttons.events.line", line: 27, chip: Chips.pi5, errno: EBUSY))
+        #expect(error?.description.hasPrefix("buttons.events.line: cannot request line 27 of chip pinctrl-rp1: Device or resource busy") == true)
+        #expect(try #require(driver.sessions.first).isClosed)
+    }
+
+    @Test func chipLookupThroughTheLocator() throws {
+        let driver = FakeDriver(chips: [Chips.pi4, Chips.pi4Expander])
+        let locator = GPIOChipLocator(driver: driver)
+        let buttons = try GPIOButtons(locator: locator, chip: "pinctrl-bcm2711", buttons: [dose])
+        defer { buttons.close() }
+        #expect(buttons.chip == Chips.pi4)
+        #expect(throws: GPIOError.noMatchingChip(spec: "pinctrl-rp1", found: [Chips.pi4, Chips.pi4Expander])) {
+            _ = try GPIOButtons(locator: locator, chip: "pinctrl-rp1", buttons: [dose])
+        }
+    }
+
+    @Test func openFailureIsTyped() {
+        let driver = FakeDriver(chips: [Chips.pi5])
+        driver.failOpen(with: .openFailed(path: "/dev/gpiochip4", errno: EACCES))
+        let error = #expect(throws: GPIOError.self) {
+            _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
+        }
+        #expect(error?.description == "cannot open GPIO chip /dev/gpiochip4: Permission denied (is boxd in group gpio, and does the udev rule give gpio rw on /dev/gpiochip*?)")
+    }
+}
