@@ -151,15 +151,49 @@ public final class ControlServer: Sendable {
     }
 }
 
-/// Runs async work from a plain thread (not the concurrency pool) and waits for it.
+/// Runs async work from a plain thread and waits for it. The work prefers the control
+/// server's own executor thread, so a reply never waits for a busy concurrency pool.
 func blockingAwait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
     let box = Mutex<T?>(nil)
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task(executorPreference: ControlExecutor.shared) {
         let value = await work()
         box.withLock { $0 = value }
         done.signal()
     }
     done.wait()
     return box.withLock { $0! }
+}
+
+/// A task executor backed by one dedicated thread.
+final class ControlExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = ControlExecutor()
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    private init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "boxd-control-exec"
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.lock()
+        jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
 }

@@ -131,10 +131,13 @@ public struct SessionRecord: Sendable, Hashable {
     /// The grouping key, YYYY-MM-DD (sessionKey with the 18:00 rollover).
     public var date: String
     public var start: Moment
-    public init(id: String, date: String, start: Moment) {
+    /// The target interval set when the night began, for adherence (on time) in history and export.
+    public var targetMinutes: Int
+    public init(id: String, date: String, start: Moment, targetMinutes: Int = DoseConstants.box.window.defaultTargetMin) {
         self.id = id
         self.date = date
         self.start = start
+        self.targetMinutes = targetMinutes
     }
 }
 

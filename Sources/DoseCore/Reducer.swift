@@ -307,7 +307,7 @@ struct Run {
     mutating func ensureSession() -> SessionRecord {
         if night.isOpen, let s = night.session { return s }
         let date = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
-        let s = SessionRecord(id: freshID(), date: date, start: now)
+        let s = SessionRecord(id: freshID(), date: date, start: now, targetMinutes: settings.targetMinutes)
         append(.sessionOpened(s))
         return s
     }

@@ -112,7 +112,7 @@ extension NightLog {
                 out.add(clockTime(try row.decode(atIndex: SessionQuery.dose1) as String?))
                 out.add(clockTime(try row.decode(atIndex: SessionQuery.dose2) as String?))
                 out.add(interval.flatMap { Int(exactly: $0.rounded()) }.map { String($0) })
-                out.add(SessionQuery.isOnTime(interval) ? "true" : "false")
+                out.add(try SessionQuery.isOnTime(row) ? "true" : "false")
                 out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
                 out.endRow()
             }

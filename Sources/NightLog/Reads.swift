@@ -75,7 +75,8 @@ extension NightLog {
         let session = StoredRow(row, "sleep_sessions \(sessionID)", path: path)
         var records: [LogRecord] = [
             .sessionOpened(SessionRecord(id: sessionID, date: try session.text("session_date"),
-                                         start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"))),
+                                         start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"),
+                                         targetMinutes: try session.int("target_minutes"))),
         ]
 
         // Append order (seq), not timestamps: a wall clock stepped back mid-night must not reorder the fold.
@@ -143,7 +144,7 @@ extension NightLog {
                         sessionDate: try row.decode(atIndex: SessionQuery.sessionDate), sessionID: id,
                         dose1: try (row.decode(atIndex: SessionQuery.dose1) as String?).map { try r.date($0) },
                         dose2: try (row.decode(atIndex: SessionQuery.dose2) as String?).map { try r.date($0) },
-                        intervalMinutes: interval, onTime: SessionQuery.isOnTime(interval),
+                        intervalMinutes: interval, onTime: try SessionQuery.isOnTime(row),
                         snoozeCount: try row.decode(atIndex: SessionQuery.snoozes),
                         skipped: try row.decode(atIndex: SessionQuery.skipped),
                         terminalState: try state.map { try r.parse($0, "terminal_state") })
@@ -158,7 +159,7 @@ extension NightLog {
 enum SessionQuery {
     // Column positions in `sql`.
     static let sessionID = 0, sessionDate = 1, terminalState = 2, dose1 = 3, dose2 = 4
-    static let intervalMin = 5, snoozes = 6, skipped = 7, naturalWake = 8
+    static let intervalMin = 5, snoozes = 6, skipped = 7, naturalWake = 8, targetMinutes = 9
 
     /// Minutes from dose1 to dose2 the way `Moment.elapsed` measures them: CLOCK_BOOTTIME
     /// within one boot, wall clock across a reboot (julianday keeps milliseconds; rounding
@@ -194,7 +195,7 @@ enum SessionQuery {
         SELECT s.session_id, s.session_date, s.terminal_state, d1.timestamp, d2.timestamp, \(interval),
             (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'snooze' AND x.undone_at IS NULL),
             EXISTS (SELECT 1 FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL),
-            \(naturalWake ? naturalWakeSQL : "0")
+            \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes
         FROM sleep_sessions s
         LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
         LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))
@@ -203,11 +204,13 @@ enum SessionQuery {
         """
     }
 
-    /// On time: DoseCore's rule, against the default target (the log stores no per-night target).
-    static func isOnTime(_ intervalMinutes: Double?) -> Bool {
-        guard let intervalMinutes else { return false }
-        let rules = DoseConstants.box.window
-        return DoseWindow(rules: rules).isOnTime(intervalMinutes: intervalMinutes, targetMinutes: Double(rules.defaultTargetMin))
+    /// On time: DoseCore's rule (±10 min), against the night's target moved by its snoozes.
+    static func isOnTime(_ row: Row) throws -> Bool {
+        guard let interval = try row.decode(atIndex: intervalMin) as Double? else { return false }
+        let rules = DoseConstants.box
+        let snoozeCount: Int64 = try row.decode(atIndex: snoozes)
+        let target = Double(try row.decode(atIndex: targetMinutes) as Int64) + Double(snoozeCount) * rules.snooze.stepMin
+        return DoseWindow(rules: rules.window).isOnTime(intervalMinutes: interval, targetMinutes: target)
     }
 }
 

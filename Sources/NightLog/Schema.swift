@@ -1,3 +1,4 @@
+import DoseCore
 import GRDB
 
 /// The schema, as named migrations. A migration is frozen once released: change the
@@ -17,6 +18,12 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial") { db in
             try db.execute(sql: v1)
+        }
+        // The target in effect when each night began, so history and export judge "on time" against it.
+        migrator.registerMigration("v2-session-target") { db in
+            try db.execute(sql: """
+                ALTER TABLE sleep_sessions ADD COLUMN target_minutes INTEGER NOT NULL DEFAULT \(DoseConstants.box.window.defaultTargetMin)
+                """)
         }
         return migrator
     }

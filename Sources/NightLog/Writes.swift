@@ -37,9 +37,9 @@ extension NightLog {
         switch record {
         case .sessionOpened(let s):
             try db.cachedStatement(sql: """
-                INSERT INTO sleep_sessions (session_id, seq, session_date, start_utc, start_boot_id, start_mono_ns)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [s.id, seq, s.date, s.start.wall.iso8601, s.start.boot, s.start.monoNanos])
+                INSERT INTO sleep_sessions (session_id, seq, session_date, start_utc, start_boot_id, start_mono_ns, target_minutes)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [s.id, seq, s.date, s.start.wall.iso8601, s.start.boot, s.start.monoNanos, s.targetMinutes])
 
         case .dose(let d):
             try db.cachedStatement(sql: """

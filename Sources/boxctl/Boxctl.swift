@@ -258,18 +258,21 @@ struct History: ParsableCommand {
             print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
             return
         }
+        // Local times in the box's time zone when boxd can say which; else this machine's.
+        let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(ControlRequest("status")))?
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? .current
         if nights.isEmpty { print("No nights recorded yet.") }
         print("night       dose 1  dose 2  interval  on time  ended")
         for n in nights {
-            let d2 = n.skipped ? "skip " : clock(n.dose2)
+            let d2 = n.skipped ? "skip " : clock(n.dose2, zone)
             let interval = n.intervalMinutes.map { String(format: "%4d min", Int($0.rounded())) } ?? "       —"
-            print("\(n.sessionDate)  \(clock(n.dose1))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.terminalState?.rawValue ?? "open")")
+            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.terminalState?.rawValue ?? "open")")
         }
     }
 
-    func clock(_ d: Date?) -> String {
+    func clock(_ d: Date?, _ zone: TimeZone) -> String {
         guard let d else { return "  —  " }
-        let c = SessionRules.calendar(.current).dateComponents([.hour, .minute], from: d)
+        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: d)
         return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
     }
 }

@@ -101,13 +101,26 @@ import Testing
     }
 
     /// On time is |interval - target| <= threshold, both from constants.json.
-    @Test func onTimeUsesTheConstants() {
-        let w = DoseConstants.box.window
-        let target = Double(w.defaultTargetMin)
-        #expect(SessionQuery.isOnTime(target))
-        #expect(SessionQuery.isOnTime(target + w.onTimeThresholdMin))
-        #expect(SessionQuery.isOnTime(target - w.onTimeThresholdMin))
-        #expect(!SessionQuery.isOnTime(target + w.onTimeThresholdMin + 0.01))
-        #expect(!SessionQuery.isOnTime(nil))
+    /// On time is ±10 min of the night's own target, moved by its snoozes.
+    @Test func onTimeIsJudgedAgainstTheNightsTargetAndSnoozes() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            // S1: target 180, one snooze (190), Dose 2 at 199: on time. S2: target 165, Dose 2 at 199: late for its target.
+            for (id, day, target, snoozed) in [("S1", 0.0, 180, true), ("S2", 1.0, 165, false)] {
+                let m = day * 1440
+                var records: [LogRecord] = [
+                    .sessionOpened(SessionRecord(id: id, date: "2024-01-1\(5 + Int(day))", start: Fixture.at(m), targetMinutes: target)),
+                    Fixture.dose("\(id)-d1", .dose1, at: m, session: id, date: "2024-01-1\(5 + Int(day))"),
+                ]
+                if snoozed { records.append(Fixture.dose("\(id)-sn", .snooze, at: m + 180, session: id, date: "2024-01-15", metadata: DoseMetadata(snoozeNumber: 1))) }
+                records.append(Fixture.dose("\(id)-d2", .dose2, at: m + 199, session: id, date: "2024-01-1\(5 + Int(day))"))
+                try log.append(records)
+            }
+            let nights = try log.recentNights(limit: 5)
+            #expect(nights.first { $0.sessionID == "S1" }?.onTime == true)
+            #expect(nights.first { $0.sessionID == "S2" }?.onTime == false)
+            let snapshot = try #require(try log.records(sessionID: "S1"))
+            if case .sessionOpened(let s)? = snapshot.records.first { #expect(s.targetMinutes == 180) } else { Issue.record("no session record") }
+        }
     }
 }
