@@ -76,6 +76,7 @@ public final class Daemon: Sendable {
         let records = (try? (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).latestSession()?.records) ?? []
 
         var settings = config.settings()
+        try? SettingsStore(directory: options.stateDirectory).save(timeZone: settings.timeZone)
         if let saved = SettingsStore(directory: options.stateDirectory).load(), let t = saved.targetMinutes,
            settings.rules.window.validTargetsMin.contains(t) {
             settings.targetMinutes = t

@@ -371,7 +371,11 @@ struct SettingsStore {
     let directory: URL
     var url: URL { directory.appendingPathComponent("settings.json") }
 
-    struct Saved: Codable { var targetMinutes: Int? }
+    /// `timeZone` is written at start so boxctl can show local times while boxd is down.
+    struct Saved: Codable {
+        var targetMinutes: Int?
+        var timeZone: String?
+    }
 
     func load() -> Saved? {
         guard let data = try? Data(contentsOf: url) else { return nil }
@@ -381,6 +385,13 @@ struct SettingsStore {
     func save(targetMinutes: Int) throws {
         var s = load() ?? Saved()
         s.targetMinutes = targetMinutes
+        try JSONEncoder().encode(s).write(to: url, options: .atomic)
+    }
+
+    func save(timeZone: TimeZone) throws {
+        var s = load() ?? Saved()
+        guard s.timeZone != timeZone.identifier else { return }
+        s.timeZone = timeZone.identifier
         try JSONEncoder().encode(s).write(to: url, options: .atomic)
     }
 }

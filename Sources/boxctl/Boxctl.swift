@@ -81,6 +81,14 @@ struct Connection: ParsableArguments {
         }
     }
 
+    /// What boxd left in settings.json: its time zone and any boxctl target.
+    func savedSettings() -> [String: Any] {
+        (try? Data(contentsOf: URL(fileURLWithPath: stateDir).appendingPathComponent("settings.json")))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+    }
+
+    var savedTimeZone: TimeZone? { (savedSettings()["timeZone"] as? String).flatMap(TimeZone.init(identifier:)) }
+
     func openLog() throws -> NightLog {
         do {
             return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))
@@ -121,11 +129,9 @@ struct Status: ParsableCommand {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
         }
-        var settings = BoxSettings(timeZone: .current)
-        if let data = try? Data(contentsOf: URL(fileURLWithPath: connection.stateDir).appendingPathComponent("settings.json")),
-           let saved = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let t = saved["targetMinutes"] as? Int {
-            settings.targetMinutes = t
-        }
+        let saved = connection.savedSettings()
+        var settings = BoxSettings(timeZone: connection.savedTimeZone ?? .current)
+        if let t = saved["targetMinutes"] as? Int, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
         let state = BoxState.rebuilt(settings: settings, records: records)
         return StatusReport(state: state, now: simulatedNow() ?? Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime()),
                             source: "log", health: nil)
@@ -260,7 +266,7 @@ struct History: ParsableCommand {
         }
         // Local times in the box's time zone when boxd can say which; else this machine's.
         let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(ControlRequest("status")))?
-            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? .current
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? connection.savedTimeZone ?? .current
         if nights.isEmpty { print("No nights recorded yet.") }
         print("night       dose 1  dose 2  interval  on time  ended")
         for n in nights {
