@@ -109,7 +109,7 @@ struct Scenario {
             try JSONSerialization.data(withJSONObject: obj).write(to: url)
         case "remember":
             remembered[w[1]] = try statusText(w[1])
-        case "expect": try expect(Array(w.dropFirst()))
+        case "expect": try expect(Array(w.dropFirst()), raw: s)
         default: throw Failure(description: "unknown statement \(w[0])")
         }
     }
@@ -165,14 +165,15 @@ struct Scenario {
         return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
 
-    mutating func expect(_ w: [String]) throws {
+    mutating func expect(_ w: [String], raw: String) throws {
         func fail(_ m: String) -> Failure { Failure(description: "expected \(w.joined(separator: " ")): \(m)") }
         switch w[0] {
         case "exit":
             guard let code = Int32(w[1]), let last else { throw fail("no boxctl command ran") }
             guard last.exit == code else { throw fail("exit \(last.exit); \(last.err)\(last.out)") }
         case "output":
-            let needle = w.dropFirst().joined(separator: " ")
+            // The rest of the line, spaces kept.
+            let needle = raw.components(separatedBy: "output ").dropFirst().joined(separator: "output ")
             guard let last, (last.out + last.err).contains(needle) else { throw fail("output was: \(last.map { $0.out + $0.err } ?? "")") }
         case "phase":
             let p = try rig.statusJSON()["phase"] as? String

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// Every boxctl subcommand against a running boxd in sim mode, through the binary:
+/// its happy path, its refusals and its exit codes.
+@Suite(.serialized) struct BoxctlCommandsTests {
+    @Test func actionsAndTheirRefusals() throws {
+        try night("""
+        boxctl status
+        expect exit 0
+        expect output waiting for Dose 1
+        boxctl snooze
+        expect exit 3
+        expect output Please take Dose 1 first.
+        boxctl skip
+        expect exit 3
+        boxctl undo
+        expect exit 3
+        expect output no dose action to undo
+        boxctl take
+        expect exit 0
+        expect output Dose 1 recorded.
+        boxctl undo
+        expect exit 0
+        expect output Undone: dose1.
+        boxctl take
+        advance 60m
+        boxctl take                          # early
+        expect exit 3
+        expect output needs confirmation (--confirm)
+        boxctl skip --reason drowsy          # before the window
+        expect exit 3
+        advance 100m
+        boxctl snooze
+        expect exit 0
+        boxctl skip --reason side_effects
+        expect exit 0
+        expect phase completed
+        expect dose dose2_skipped
+        boxctl take
+        expect exit 3
+        expect output Dose 2 was skipped
+        boxctl dose extra --confirm          # never after a skip
+        expect exit 3
+        boxctl log bathroom --note "woke up"
+        expect exit 0
+        boxctl log bathroom
+        expect exit 3
+        expect output wait
+        boxctl log sleepwalking
+        expect exit 2
+        boxctl checkin --quality 9
+        expect exit 2
+        boxctl checkin --quality 4 --rested well --grogginess none --clarity 8 --mood good --notes ok
+        expect exit 0
+        expect status terminal_state skipped
+        boxctl checkin --quality 4
+        expect exit 3
+        """)
+    }
+
+    @Test func viewingConfigurationAndChecks() throws {
+        try night("""
+        press dose
+        advance 170m
+        press dose
+        boxctl history --days 7
+        expect exit 0
+        expect output 22:00   00:50    170 min   yes
+        boxctl history --days 0
+        expect exit 2
+        boxctl export --out EXPORT
+        expect exit 0
+        expect output analytics.csv
+        boxctl export --out EXPORT --from 2026-11-21 --to yesterday
+        expect exit 2
+        boxctl config show
+        expect exit 0
+        expect output buttons.dose.single = take    (default)
+        boxctl target 200 --confirm
+        expect exit 2
+        boxctl target 180
+        expect exit 3
+        expect output Safety rule: Dose 2 must be taken 150–240 minutes after Dose 1
+        boxctl target 180 --confirm
+        expect exit 0
+        boxctl config show
+        expect output box.target_minutes = 180
+        boxctl doctor
+        expect output PASS  audio: ok
+        expect output PASS  night log integrity
+        boxctl test led green
+        expect exit 0
+        boxctl test led chartreuse
+        expect exit 2
+        boxctl test sound success
+        expect exit 0
+        boxctl sim led
+        expect exit 0
+        boxctl sim sounds --clear
+        expect exit 0
+        boxctl sim sounds
+        expect exit 0
+        boxctl sim press nobody
+        expect exit 2
+        boxctl sim edges dose "5:down,2:up"
+        expect exit 2
+        boxctl sim advance soon
+        expect exit 2
+        boxctl frobnicate
+        expect exit 2
+        """.replacingOccurrences(of: "EXPORT", with: FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString.prefix(6))").path))
+    }
+
+    @Test func unreachableAndUnreadable() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        let down = try rig.boxctl(["take"])
+        #expect(down.exit == 4)
+        #expect(down.err.contains("boxd is not reachable"))
+        try Data("this is not a database, not at all".utf8).write(to: rig.dir.appendingPathComponent("nightlog.sqlite"))
+        let unreadable = try rig.boxctl(["history"])
+        #expect(unreadable.exit == 5)
+        #expect(unreadable.err.contains("night log cannot be read"))
+    }
+
+    @Test func simCommandsRefuseARealClock() throws {
+        let rig = try BoxRig(args: ["--clock", "real", "--audio", "wav"])
+        defer { rig.cleanup() }
+        try rig.launch()
+        let r = try rig.boxctl(["sim", "press", "dose"])
+        #expect(r.exit == 3)
+        #expect(r.err.contains("sim commands work only"))
+    }
+
+    @Test func shippedCompletionsAndManPageAreCurrent() throws {
+        let share = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/boxctl/share")
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        for shell in ["bash", "zsh", "fish"] {
+            let p = Process()
+            p.executableURL = BoxRig.boxctl
+            p.arguments = ["--generate-completion-script", shell]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let generated = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let shipped = try Data(contentsOf: share.appendingPathComponent("boxctl.\(shell)"))
+            #expect(generated == shipped, "Sources/boxctl/share/boxctl.\(shell) is stale: regenerate it with boxctl --generate-completion-script (see README)")
+        }
+        let man = try String(contentsOf: share.appendingPathComponent("boxctl.1"), encoding: .utf8)
+        #expect(man.contains(".Nm boxctl"))
+        #expect(man.contains("checkin"))
+    }
+}
