@@ -68,13 +68,16 @@ let package = Package(
 
         .executableTarget(name: "NightLogBench", dependencies: ["NightLog", "DoseCore"], path: "bench/NightLogBench"),
 
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"], swiftSettings: optimized),
+        // A deterministic random generator shared by tests and benchmarks.
+        .target(name: "TestSupport"),
+
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "TestSupport"], swiftSettings: optimized),
         .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"]),
         .testTarget(name: "BoxHardwareTests", dependencies: ["BoxHardware", "BoxALSA", "DoseCore"]),
         .testTarget(name: "BoxGPIOTests", dependencies: ["BoxGPIO", "BoxHardware", "DoseCore"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
-        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore"]),
+        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,35 +28,17 @@ public struct ControlClient: Sendable {
     }
 
     public func send(_ request: ControlRequest) throws(Failure) -> ControlResponse {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .unreachable("socket(): \(String(cString: strerror(errno)))") }
+        guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
+        guard let fd = UnixSocket.connectStream(path) else {
+            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw .unreachable("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
-        let connected = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
-        }
         guard var frame = try? ControlProtocol.encoder().encode(request) else { throw .badReply("cannot encode the request") }
         frame.append(UInt8(ascii: "\n"))
-        let sent = frame.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-        guard sent else { throw .unreachable("boxd closed the connection") }
+        guard UnixSocket.writeAll(fd, frame) else { throw .unreachable("boxd closed the connection") }
 
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)

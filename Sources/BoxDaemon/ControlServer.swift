@@ -34,17 +34,10 @@ public final class ControlServer: Sendable {
         if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(description: "socket(): \(String(cString: strerror(errno)))") }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+        unlink(path) // a stale socket from a killed daemon
+        guard let bound = UnixSocket.withAddress(path, { bind(fd, $0, $1) }) else {
             close(fd)
             throw SocketError(description: "socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
-        unlink(path) // a stale socket from a killed daemon
-        let bound = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else {
             let e = String(cString: strerror(errno))
@@ -139,15 +132,7 @@ public final class ControlServer: Sendable {
     func send(_ response: ControlResponse, to fd: Int32) -> Bool {
         guard var data = try? ControlProtocol.encoder().encode(response) else { return false }
         data.append(UInt8(ascii: "\n"))
-        return data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
+        return UnixSocket.writeAll(fd, data)
     }
 }
 

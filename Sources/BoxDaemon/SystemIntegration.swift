@@ -1,4 +1,5 @@
 import Foundation
+import BoxControl
 import CBoxSys
 import Logging
 #if canImport(Glibc)
@@ -22,23 +23,9 @@ public struct SystemdNotifier: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        // A leading "@" names Linux's abstract namespace: the first byte of sun_path is NUL.
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
-        guard bytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-        }
-        let len = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1))
-        let sent = message.withCString { msg in
-            withUnsafePointer(to: &addr) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, msg, strlen(msg), 0, $0, len) }
-            }
-        }
-        return sent >= 0
+        let bytes = Array(message.utf8)
+        let sent = UnixSocket.withAddress(path) { addr, len in sendto(fd, bytes, bytes.count, 0, addr, len) }
+        return (sent ?? -1) >= 0
     }
 
     /// Half of WATCHDOG_USEC, when systemd asks for watchdog pings (and they are for this process).

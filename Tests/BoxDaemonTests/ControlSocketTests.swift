@@ -35,22 +35,11 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 
     /// Sends raw bytes and returns every reply line until the server closes or `expect` lines arrived.
     static func raw(_ path: String, _ bytes: [UInt8], expect lines: Int) -> [String] {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = UnixSocket.connectStream(path) else { return [] }
         defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        _ = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
         var tv = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, min(65536, bytes.count - offset), Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            offset += n
-        }
+        _ = UnixSocket.writeAll(fd, bytes)
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while out.filter({ $0 == 10 }).count < lines {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import DoseCore
 
@@ -140,18 +141,5 @@ struct Button {
         let a = r.handle(RawEdge(.rising, at: .zero), doubleEnabled: false)
         let b = r.handle(RawEdge(.falling, at: .milliseconds(100)), doubleEnabled: false)
         #expect((a + b).map(\.gesture) == [.pressed, .single])
-    }
-}
-
-/// A small deterministic generator, so a failing bounce run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -54,13 +54,7 @@ final class BoxRig: @unchecked Sendable {
             close(fd)
             unlink(notifyPath)
         }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: Array(notifyPath.utf8)) }
-        let bound = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw RigError("cannot bind the notify socket") }
+        guard UnixSocket.withAddress(notifyPath, { bind(fd, $0, $1) }) == 0 else { throw RigError("cannot bind the notify socket") }
         var tv = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
 

@@ -1,6 +1,7 @@
 import BoxControl
 import BoxHardware
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -307,11 +308,7 @@ import Glibc
         var rng = SplitMix64(seed: 42)
         var sent = 0
         while sent < 10_000 {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_un()
-            addr.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: Array(rig.socket.utf8)) }
-            _ = withUnsafePointer(to: &addr) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            let fd = try #require(UnixSocket.connectStream(rig.socket))
             var bytes: [UInt8] = []
             for _ in 0..<1000 {
                 let oversized = sent % 2500 == 0
@@ -320,7 +317,7 @@ import Glibc
                 bytes.append(10)
                 sent += 1
             }
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = UnixSocket.writeAll(fd, bytes)
             shutdown(fd, Int32(SHUT_WR))
             var sink = [UInt8](repeating: 0, count: 65536)
             while sink.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
@@ -330,18 +327,5 @@ import Glibc
         #expect(r.exit == 0)
         #expect(r.out.contains("\"source\":\"boxd\""))
         #expect(rig.isAlive)
-    }
-}
-
-/// A small deterministic generator, so a failing run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
