@@ -180,6 +180,8 @@ struct BoxService: Service {
                 if let interval = SystemdNotifier.watchdogInterval() {
                     group.addTask {
                         while !Task.isCancelled {
+                            // Fed only when the engine answers: a stuck engine gets the box restarted.
+                            await engine.ping()
                             notifier.notify("WATCHDOG=1")
                             try? await Task.sleep(for: interval)
                         }

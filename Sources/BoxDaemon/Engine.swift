@@ -357,6 +357,9 @@ public actor Engine {
         StatusReport(state: state, now: clock.now(), source: "boxd", health: health())
     }
 
+    /// Returns when the engine is free to run: the watchdog's proof of life.
+    public func ping() {}
+
     public func shutdown() {
         coreTimer?.cancel()
         edgeTimer?.cancel()
