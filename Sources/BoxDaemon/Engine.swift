@@ -166,7 +166,7 @@ public actor Engine {
             case .led(let p):
                 hardware.led.setBase(p)
                 ledLog.append((simOffset, p.color, p.name))
-                observer?(transitionNow ?? clock.now(), "LED \(p.color.rawValue) \(p.name)")
+                observer?(transitionNow ?? clock.now(), p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)")
             case .flash(let p, let d):
                 hardware.led.flash(p, duration: d)
                 ledLog.append((simOffset, p.color, "flash:" + p.name))
