@@ -12,7 +12,7 @@ import Testing
 
             let error = expectNightLogError {
                 try log.append([
-                    Fixture.sleep("e1", .bathroom, at: 40),
+                    Fixture.sleepEvent("e1", .bathroom, at: 40),
                     Fixture.dose("sn", .snooze, at: 190),
                     Fixture.dose("d1", .dose1, at: 45), // duplicate id
                 ])
@@ -27,7 +27,7 @@ import Testing
 
             // Nothing of the failed append is there, and the log still works.
             #expect(try ids(#require(try log.latestSession()).records) == ["open:S1", "dose:d1"])
-            try log.append([Fixture.sleep("e1", .bathroom, at: 40)])
+            try log.append([Fixture.sleepEvent("e1", .bathroom, at: 40)])
             #expect(try log.latestSession()?.records.count == 3)
         }
     }
@@ -59,7 +59,7 @@ import Testing
             let log = try NightLog.open(stateDirectory: dir)
             try log.append([Fixture.open(), Fixture.dose("d1", .dose1, at: 30), Fixture.close(at: 600)])
             let unknown = expectNightLogError { try log.append([Fixture.undo("nope", at: 31)]) }
-            let twice = expectNightLogError { try log.append([Fixture.sleep("e", .water, at: 601), Fixture.close(at: 602)]) }
+            let twice = expectNightLogError { try log.append([Fixture.sleepEvent("e", .water, at: 601), Fixture.close(at: 602)]) }
             guard case .invalidRecord(_, let d1)? = unknown, case .invalidRecord(_, let d2)? = twice else {
                 Issue.record("expected .invalidRecord, got \(String(describing: unknown)) / \(String(describing: twice))")
                 return
@@ -142,7 +142,7 @@ import Testing
             _ = try log.writerScalar("PRAGMA max_page_count = \(pages)")
             let big = String(repeating: "x", count: 50_000)
             let error = expectNightLogError {
-                try log.append([Fixture.sleep("e1", .water, at: 5), Fixture.sleep("e2", .pain, at: 6, notes: big)])
+                try log.append([Fixture.sleepEvent("e1", .water, at: 5), Fixture.sleepEvent("e2", .pain, at: 6, notes: big)])
             }
             guard case .diskFull? = error else {
                 Issue.record("expected .diskFull, got \(String(describing: error))")
@@ -158,7 +158,7 @@ import Testing
     @Test func oddStoredValuesAreUnreadableErrors() throws {
         try withTempDir { dir throws in
             let log = try NightLog.open(stateDirectory: dir)
-            try log.append([Fixture.open(), Fixture.sleep("e1", .water, at: 1)])
+            try log.append([Fixture.open(), Fixture.sleepEvent("e1", .water, at: 1)])
             _ = try log.writerScalar("UPDATE sleep_events SET event_type = 'juggling' WHERE id = 'e1'")
             let unknownType = expectNightLogError { _ = try log.latestSession() }
             #expect(unknownType == .unreadable(path: log.fileURL.path, detail: "sleep_events e1: event_type = 'juggling'"))

@@ -126,7 +126,7 @@ import Testing
             try log.append([
                 Fixture.open("B", date: "2024-01-16", at: m),
                 Fixture.dose("B-d1", .dose1, at: m + 45, session: "B", date: "2024-01-16"),
-                Fixture.sleep("B-w", .wakeTemp, at: m + 145, session: "B", date: "2024-01-16"),
+                Fixture.sleepEvent("B-w", .wakeTemp, at: m + 145, session: "B", date: "2024-01-16"),
                 Fixture.dose("B-d2", .dose2, at: m + 225, session: "B", date: "2024-01-16"),
                 Fixture.dose("B-x", .extraDose, at: m + 300, session: "B", date: "2024-01-16", metadata: DoseMetadata(isExtraDose: true)),
             ])
@@ -134,12 +134,12 @@ import Testing
             try log.append([
                 Fixture.open("C", date: "2024-01-17", at: 2 * m),
                 Fixture.dose("C-d1", .dose1, at: 2 * m + 30, session: "C", date: "2024-01-17"),
-                Fixture.sleep("C-w", .wakeFinal, at: 2 * m + 30 + 150, session: "C", date: "2024-01-17"),
+                Fixture.sleepEvent("C-w", .wakeFinal, at: 2 * m + 30 + 150, session: "C", date: "2024-01-17"),
                 Fixture.dose("C-sk", .dose2Skipped, at: 2 * m + 200, session: "C", date: "2024-01-17", metadata: DoseMetadata(reason: "drowsy")),
                 Fixture.close("C", at: 2 * m + 600, state: .skipped, reason: .missedCheckInCutoff),
             ])
             // Night 4: no dose1 at all: not an analytics row.
-            try log.append([Fixture.open("D", date: "2024-01-18", at: 3 * m), Fixture.sleep("D-e", .water, at: 3 * m + 5, session: "D", date: "2024-01-18")])
+            try log.append([Fixture.open("D", date: "2024-01-18", at: 3 * m), Fixture.sleepEvent("D-e", .water, at: 3 * m + 5, session: "D", date: "2024-01-18")])
 
             #expect(try log.csv(.analytics) == """
                 Date,Dose1Time,Dose2Time,Interval,OnTime,NaturalWake\r

@@ -33,7 +33,7 @@ enum Fixture {
                          metadata: metadata, source: source))
     }
 
-    static func sleep(_ id: String, _ type: SleepEventType, at minutes: Double, session: String = "S1", date: String = date,
+    static func sleepEvent(_ id: String, _ type: SleepEventType, at minutes: Double, session: String = "S1", date: String = date,
                       notes: String? = nil, source: Source = button) -> LogRecord {
         .sleepEvent(SleepEventRecord(id: id, sessionID: session, sessionDate: date, type: type, at: at(minutes),
                                      notes: notes, source: source))

@@ -11,14 +11,14 @@ import Testing
         try withTempDir { dir throws in
             let log = try NightLog.open(stateDirectory: dir)
             let opened = Fixture.open()
-            let lights = Fixture.sleep("lights", .lightsOut, at: 10, notes: "late, again")
+            let lights = Fixture.sleepEvent("lights", .lightsOut, at: 10, notes: "late, again")
             let dose1 = Fixture.dose("d1", .dose1, at: 30)
-            let bathroom = Fixture.sleep("bath", .bathroom, at: 30) // same time as dose1, appended later
+            let bathroom = Fixture.sleepEvent("bath", .bathroom, at: 30) // same time as dose1, appended later
             let snooze = Fixture.dose("sn", .snooze, at: 190, metadata: DoseMetadata(snoozeNumber: 1))
             let wrong = Fixture.dose("d2-wrong", .dose2, at: 200, metadata: DoseMetadata(isLate: false), source: .cli(uid: 1000))
             let undo = Fixture.undo("d2-wrong", at: 200.1)
             let dose2 = Fixture.dose("d2", .dose2, at: 205, metadata: DoseMetadata(isEarly: false))
-            let skipLater = Fixture.sleep("water", .water, at: 100) // logged late by boxctl, in the past
+            let skipLater = Fixture.sleepEvent("water", .water, at: 100) // logged late by boxctl, in the past
             let checkIn = Fixture.checkIn("ci", at: 520, answers: CheckInAnswers(sleepQuality: 5, feelRested: .veryWell,
                                                                                   grogginess: .none, mentalClarity: 9,
                                                                                   mood: .great, notes: "good night"))
