@@ -182,7 +182,9 @@ struct ALSATests {
 
 @Suite("ALSA player recovery")
 struct ALSARecoveryTests {
-    /// Polls a condition every 10 ms, for at most `timeout`.
+    /// Polls a condition every 10 ms, for at most `timeout`. The one real-time wait in the
+    /// suite: the player's recovery runs on its own thread against a real alsa-lib device,
+    /// and alsa-lib signals nothing when a file-backed device becomes writable again.
     private func eventually(timeout: Duration, _ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition() {

@@ -58,11 +58,11 @@ enum Fixture {
         let m = startDay * 1440
         return [
             open(s, date: date, at: m),
-            sleep("\(s)-lights", .lightsOut, at: m + 10, session: s, date: date, notes: notes),
+            sleepEvent("\(s)-lights", .lightsOut, at: m + 10, session: s, date: date, notes: notes),
             dose("\(s)-d1", .dose1, at: m + 30, session: s, date: date),
             dose("\(s)-sn", .snooze, at: m + 30 + 160, session: s, date: date, metadata: DoseMetadata(snoozeNumber: 1)),
             dose("\(s)-d2", .dose2, at: m + 30 + 165, session: s, date: date),
-            sleep("\(s)-wake", .wakeFinal, at: m + 500, session: s, date: date),
+            sleepEvent("\(s)-wake", .wakeFinal, at: m + 500, session: s, date: date),
             checkIn("\(s)-ci", at: m + 520, session: s, date: date, answers: CheckInAnswers(sleepQuality: 4, notes: notes)),
             close(s, at: m + 521),
         ]
