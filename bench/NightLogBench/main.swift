@@ -7,10 +7,15 @@ import NightLog
 //   NightLogBench                         run the benchmark (build with -c release)
 //   NightLogBench crash-writer DIR N TAG  (hidden, used by NightLogTests) append record i,
 //                                         print "committed i", repeat; the test SIGKILLs it.
+//   NightLogBench generate DIR            (hidden, used by bench/run) write the same ten years
+//                                         into DIR/nightlog.sqlite and exit.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "crash-writer" {
     exit(crashWriter(Array(arguments.dropFirst(2))))
+}
+if arguments.count >= 2, arguments[1] == "generate" {
+    exit(generateOnly(Array(arguments.dropFirst(2))))
 }
 exit(benchmark())
 
@@ -49,6 +54,33 @@ func crashWriter(_ args: [String]) -> Int32 {
         return 0
     } catch {
         FileHandle.standardError.write(Data("crash-writer: \(error)\n".utf8))
+        return 1
+    }
+}
+
+// MARK: - Generate
+
+/// The benchmark's ten years, written into DIR (a state directory) for other benchmarks.
+func generateOnly(_ args: [String]) -> Int32 {
+    guard args.count == 1 else {
+        FileHandle.standardError.write(Data("usage: NightLogBench generate DIR\n".utf8))
+        return 2
+    }
+    let dir = URL(fileURLWithPath: args[0])
+    do {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let log = try NightLog.open(stateDirectory: dir)
+        guard (try log.latestSession()) == nil else {
+            FileHandle.standardError.write(Data("generate: \(log.fileURL.path) already holds nights\n".utf8))
+            return 1
+        }
+        let g0 = ContinuousClock.now
+        let counts = try generate(into: log, nights: 3650)
+        let events = counts.doses + counts.sleepEvents + counts.checkIns
+        print("generated \(counts.sessions) sessions, \(events) events in \(String(format: "%.2f", (ContinuousClock.now - g0).seconds)) s: \(log.fileURL.path)")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("generate: \(error)\n".utf8))
         return 1
     }
 }
