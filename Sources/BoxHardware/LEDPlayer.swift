@@ -1,112 +1,159 @@
 import DoseCore
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Plays LED patterns on an output: the steady pattern repeats, a flash plays over it once
-/// (or for its duration) and then the steady pattern resumes. With `animate` off (the
+/// (or repeats for its duration) and then the steady pattern resumes.
+///
+/// The rhythm runs on one thread of its own that sleeps in poll(2) until the next segment
+/// boundary (poll's timeout is monotonic, so a wall-clock step cannot freeze the LED), so
+/// an idle box costs one wake-up per LED change and nothing else. With `animate` off (the
 /// simulated clock) it only records what would show.
 public final class LEDPlayer: Sendable {
     struct State {
         var base: LEDPattern = .off
+        var baseStart = ContinuousClock.now
         var flash: LEDPattern?
+        var flashStart = ContinuousClock.now
         var flashDuration: Duration?
-        var task: Task<Void, Never>?
-        var generation = 0
+        var shown: LEDColor?
+        var running = true
     }
 
     let output: any LEDOutput
     let animate: Bool
     private let state = Mutex(State())
-    /// Called after every write with the colour written (for latency measurements).
-    let onWrite: (@Sendable (LEDColor) -> Void)?
+    /// Wakes the thread when the pattern changes: [read end, write end].
+    private let wakePipe: [Int32]
 
-    public init(output: any LEDOutput, animate: Bool, onWrite: (@Sendable (LEDColor) -> Void)? = nil) {
+    public init(output: any LEDOutput, animate: Bool) {
         self.output = output
         self.animate = animate
-        self.onWrite = onWrite
+        var fds: [Int32] = [-1, -1]
+        if animate, pipe(&fds) == 0 {
+            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        }
+        wakePipe = fds
+        if animate, fds[0] >= 0 {
+            let thread = Thread { [self] in run() }
+            thread.name = "boxd-led"
+            thread.start()
+        }
     }
 
     public var base: LEDPattern { state.withLock { $0.base } }
     public var currentFlash: LEDPattern? { state.withLock { $0.flash } }
 
     public func setBase(_ pattern: LEDPattern) {
-        let restart = state.withLock { s -> Bool in
+        let changed = state.withLock { s -> Bool in
+            guard s.base != pattern else { return false }
             s.base = pattern
-            return s.flash == nil
+            s.baseStart = .now
+            return true
         }
-        if restart { self.restart() }
+        guard changed else { return }
+        if animate { wake() } else { show(Self.frame(pattern, elapsed: .zero, repeating: true).color) }
     }
 
     public func flash(_ pattern: LEDPattern, duration: Duration?) {
         state.withLock {
             $0.flash = pattern
+            $0.flashStart = .now
             $0.flashDuration = duration
         }
-        // The first segment goes out now, not when a task gets scheduled: a press is acknowledged at once.
-        write(pattern.segments.isEmpty ? .off : pattern.color)
+        // The first segment goes out now, not when the thread wakes: a press is acknowledged at once.
+        show(pattern.segments.isEmpty ? .off : pattern.color)
         if animate {
-            restart(skipFirstWrite: true)
+            wake()
         } else {
             // Without real time a flash is over as soon as it is recorded.
-            state.withLock { $0.flash = nil }
-            write(steadyColor(base))
+            let base = state.withLock { s -> LEDPattern in
+                s.flash = nil
+                return s.base
+            }
+            show(Self.frame(base, elapsed: .zero, repeating: true).color)
         }
     }
 
     public func stop() {
-        state.withLock { $0.task?.cancel() }
+        state.withLock { $0.running = false }
+        wake()
     }
 
-    func steadyColor(_ p: LEDPattern) -> LEDColor { p.segments.isEmpty ? .off : p.color }
-
-    func write(_ color: LEDColor) {
-        try? output.write(color) // a broken LED must never stop the box; GPIO faults are reported by the backend
-        onWrite?(color)
+    /// Writes `color` unless it already shows. A broken LED must never stop the box; the
+    /// GPIO backend reports its own faults.
+    func show(_ color: LEDColor) {
+        let write = state.withLock { s -> Bool in
+            guard s.shown != color else { return false }
+            s.shown = color
+            return true
+        }
+        if write { try? output.write(color) }
     }
 
-    private func restart(skipFirstWrite: Bool = false) {
-        let (generation, flash, flashDuration, base) = state.withLock { s in
-            s.task?.cancel()
-            s.generation += 1
-            return (s.generation, s.flash, s.flashDuration, s.base)
-        }
-        guard animate else {
-            write(steadyColor(base))
-            return
-        }
-        let task = Task.detached { [self] in
-            if let flash {
-                await play(flash, for: flashDuration, skipFirstWrite: skipFirstWrite)
-                let current = state.withLock { s -> Bool in
-                    guard s.generation == generation else { return false }
+    private func wake() {
+        guard wakePipe[1] >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakePipe[1], &byte, 1)
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let now = ContinuousClock.now
+            let (color, next, running) = state.withLock { s -> (LEDColor, Duration?, Bool) in
+                if let flash = s.flash {
+                    let elapsed = now - s.flashStart
+                    let f = Self.frame(flash, elapsed: elapsed, repeating: s.flashDuration != nil)
+                    let timedOut = s.flashDuration.map { elapsed >= $0 } ?? false
+                    if !f.finished && !timedOut {
+                        let untilEnd = s.flashDuration.map { $0 - elapsed }
+                        return (f.color, [f.next, untilEnd].compactMap { $0 }.min(), s.running)
+                    }
                     s.flash = nil
-                    return true
                 }
-                guard current, !Task.isCancelled else { return }
+                let f = Self.frame(s.base, elapsed: now - s.baseStart, repeating: true)
+                return (f.color, f.next, s.running)
             }
-            let steady = state.withLock { $0.base }
-            if steady.segments.count <= 1 {
-                write(steadyColor(steady))
-                return
+            guard running else { return }
+            show(color)
+            var pfd = pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)
+            let timeout: Int32 = next.map { Int32(min(max(($0.seconds * 1000).rounded(.up), 1), 86_400_000)) } ?? -1
+            if poll(&pfd, 1, timeout) > 0 {
+                while Glibc.read(wakePipe[0], &buffer, buffer.count) > 0 {}
             }
-            while !Task.isCancelled { await play(steady, for: nil, skipFirstWrite: false) }
         }
-        state.withLock { s in if s.generation == generation { s.task = task } else { task.cancel() } }
     }
 
-    /// One pass of a pattern's segments (or passes until `duration` for a timed flash).
-    private func play(_ p: LEDPattern, for duration: Duration?, skipFirstWrite: Bool) async {
-        let clock = ContinuousClock()
-        let end = duration.map { clock.now + $0 }
-        var first = true
-        repeat {
-            for (i, ms) in p.segments.enumerated() {
-                if Task.isCancelled { return }
-                if !(first && skipFirstWrite && i == 0) { write(i % 2 == 0 ? p.color : .off) }
-                try? await Task.sleep(for: .milliseconds(ms), clock: clock)
+    /// What a pattern shows `elapsed` after it started: its colour (or off), how long until
+    /// that changes (nil: never), and whether a one-shot pattern is over.
+    public static func frame(_ p: LEDPattern, elapsed: Duration, repeating: Bool) -> (color: LEDColor, next: Duration?, finished: Bool) {
+        if p.segments.isEmpty { return (.off, nil, !repeating) }
+        let period = p.segments.reduce(0, +)
+        if p.segments.count == 1 && p.repeats && repeating { return (p.color, nil, false) } // steady on
+        var t = Int64((elapsed.seconds * 1000).rounded(.down))
+        if repeating && p.repeats { t %= Int64(max(period, 1)) }
+        var start: Int64 = 0
+        for (i, ms) in p.segments.enumerated() {
+            let end = start + Int64(ms)
+            if t < end {
+                let untilNext = Duration.milliseconds(end) - elapsedInCycle(elapsed, period: period, repeating: repeating && p.repeats)
+                return (i % 2 == 0 ? p.color : .off, untilNext, false)
             }
-            first = false
-        } while end.map { clock.now < $0 } ?? false
-        if !p.repeats { write(.off) }
+            start = end
+        }
+        // Past the end of a one-shot pattern (or of a non-repeating flash repeated for a duration).
+        if repeating { return frame(p, elapsed: elapsedInCycle(elapsed, period: period, repeating: true), repeating: true) }
+        return (.off, nil, true)
+    }
+
+    private static func elapsedInCycle(_ elapsed: Duration, period: Int, repeating: Bool) -> Duration {
+        guard repeating, period > 0 else { return elapsed }
+        let ns = elapsed.nanoseconds % (Int64(period) * 1_000_000)
+        return .nanoseconds(ns)
     }
 }
