@@ -102,7 +102,8 @@ struct Connection: ParsableArguments {
 // MARK: - status
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Where the night stands: phase, doses, window, next alarm, LED, health.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Where the night stands: phase, doses, window, next alarm, LED, health.")
     @OptionGroup var connection: Connection
 
     func run() throws {
@@ -164,14 +165,16 @@ struct Status: ParsableCommand {
 // MARK: - actions
 
 struct Take: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Take the next dose (Dose 1, or Dose 2 in the window). Early or late needs --confirm.")
+    static let configuration = CommandConfiguration(
+        commandName: "take", abstract: "Take the next dose (Dose 1, or Dose 2 in the window). Early or late needs --confirm.")
     @Flag(help: "Confirm an early (before 150 min) or late (after 240 min) Dose 2.") var confirm = false
     @OptionGroup var connection: Connection
     func run() throws { try connection.run(ControlRequest("take", confirm: confirm)) }
 }
 
 struct Skip: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Skip Dose 2 tonight (possible once the window is open).")
+    static let configuration = CommandConfiguration(
+        commandName: "skip", abstract: "Skip Dose 2 tonight (possible once the window is open).")
     @Option(help: "drowsy, side_effects or other.") var reason: SkipReason?
     @OptionGroup var connection: Connection
     func run() throws { try connection.run(ControlRequest("skip", reason: reason?.rawValue)) }
@@ -180,22 +183,26 @@ struct Skip: ParsableCommand {
 extension SkipReason: ExpressibleByArgument {}
 
 struct Snooze: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Snooze the wake alarm by 10 minutes (at most 3 a night).")
+    static let configuration = CommandConfiguration(
+        commandName: "snooze", abstract: "Snooze the wake alarm by 10 minutes (at most 3 a night).")
     @OptionGroup var connection: Connection
     func run() throws { try connection.run(ControlRequest("snooze")) }
 }
 
 struct Undo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Undo the last dose action within the undo window.")
+    static let configuration = CommandConfiguration(
+        commandName: "undo", abstract: "Undo the last dose action within the undo window.")
     @OptionGroup var connection: Connection
     func run() throws { try connection.run(ControlRequest("undo")) }
 }
 
 struct Dose: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Dose records that no button can make.", subcommands: [Extra.self])
+    static let configuration = CommandConfiguration(
+        commandName: "dose", abstract: "Dose records that no button can make.", subcommands: [Extra.self])
 
     struct Extra: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record an extra dose after Dose 2. Needs --confirm.")
+        static let configuration = CommandConfiguration(
+            commandName: "extra", abstract: "Record an extra dose after Dose 2. Needs --confirm.")
         @Flag(help: "Confirm that an extra dose was really taken.") var confirm = false
         @OptionGroup var connection: Connection
         func run() throws {
@@ -206,7 +213,8 @@ struct Dose: ParsableCommand {
 }
 
 struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Log a sleep event.")
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Log a sleep event.")
     @Argument(help: "One of: \(SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")).") var event: SleepEventType
     @Option(help: "A note.") var note: String?
     @OptionGroup var connection: Connection
@@ -242,7 +250,8 @@ struct CheckIn: ParsableCommand {
 // MARK: - viewing
 
 struct History: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "One line per night: Dose 1, Dose 2, interval, on time, how it ended.")
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "One line per night: Dose 1, Dose 2, interval, on time, how it ended.")
     @Option(help: "How many nights.") var days: Int = 14
     @OptionGroup var connection: Connection
 
@@ -284,7 +293,8 @@ struct History: ParsableCommand {
 }
 
 struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).")
     @Option(help: "Directory to write into.") var out: String
     @Option(help: "First session date, YYYY-MM-DD.") var from: String?
     @Option(help: "Last session date, YYYY-MM-DD.") var to: String?
@@ -313,9 +323,11 @@ struct Export: ParsableCommand {
 // MARK: - configuration and checks
 
 struct Config: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The active configuration.", subcommands: [Show.self])
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "The active configuration.", subcommands: [Show.self])
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every value and where it came from.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Every value and where it came from.")
         @OptionGroup var connection: Connection
         func run() throws {
             try connection.run(ControlRequest("config")) { reply in
@@ -327,6 +339,7 @@ struct Config: ParsableCommand {
 
 struct Target: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "target",
         abstract: "Set the target interval for Dose 2 (165, 180, 195, 210 or 225 minutes). Needs --confirm.",
         discussion: "The target moves the wake alarm. Whatever the target, Dose 2 must be taken 150 to 240 minutes after Dose 1.")
     @Argument(help: "Minutes after Dose 1.") var minutes: Int
@@ -347,7 +360,8 @@ struct Target: ParsableCommand {
 }
 
 struct Doctor: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.")
+    static let configuration = CommandConfiguration(
+        commandName: "doctor", abstract: "Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.")
     @Flag(help: "Also play a short tone.") var play = false
     @OptionGroup var connection: Connection
 

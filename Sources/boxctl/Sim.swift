@@ -6,11 +6,13 @@ import Foundation
 /// commands are a stable interface for test scripts.
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sim",
         abstract: "Drive a simulated box (boxd --hardware sim --clock sim:…).",
         subcommands: [Press.self, Double.self, Edges.self, Advance.self, ClockStep.self, LED.self, Sounds.self, Fault.self])
 
     struct Press: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One clean press; the sim clock moves through it until its gesture is resolved.")
+        static let configuration = CommandConfiguration(
+            commandName: "press", abstract: "One clean press; the sim clock moves through it until its gesture is resolved.")
         @Argument(help: "The button's config name.") var button: String = "dose"
         @Option(help: "How long the button is held.") var holdMs: Int = 120
         @OptionGroup var connection: Connection
@@ -19,14 +21,16 @@ struct Sim: ParsableCommand {
     }
 
     struct Double: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A double press.")
+        static let configuration = CommandConfiguration(
+            commandName: "double", abstract: "A double press.")
         @Argument var button: String = "dose"
         @OptionGroup var connection: Connection
         func run() throws { try connection.run(ControlRequest("sim-double", button: button)) }
     }
 
     struct Edges: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Raw edges at millisecond offsets, e.g. \"0:down,12:up,15:down,140:up\".")
+        static let configuration = CommandConfiguration(
+            commandName: "edges", abstract: "Raw edges at millisecond offsets, e.g. \"0:down,12:up,15:down,140:up\".")
         @Argument var button: String
         @Argument var edges: String
         @OptionGroup var connection: Connection
@@ -34,7 +38,8 @@ struct Sim: ParsableCommand {
     }
 
     struct Advance: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the sim clock (150m, 30s, 1h5m); every timer due on the way fires in order.")
+        static let configuration = CommandConfiguration(
+            commandName: "advance", abstract: "Move the sim clock (150m, 30s, 1h5m); every timer due on the way fires in order.")
         @Argument var duration: String
         @OptionGroup var connection: Connection
         func validate() throws {
@@ -44,7 +49,8 @@ struct Sim: ParsableCommand {
     }
 
     struct ClockStep: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Step the wall clock only, as NTP does (-1h, +1d). Elapsed time does not change.")
+        static let configuration = CommandConfiguration(
+            commandName: "clock-step", abstract: "Step the wall clock only, as NTP does (-1h, +1d). Elapsed time does not change.")
         @Argument var step: String
         @OptionGroup var connection: Connection
         func validate() throws {
@@ -54,7 +60,8 @@ struct Sim: ParsableCommand {
     }
 
     struct LED: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The LED's colour and pattern now.")
+        static let configuration = CommandConfiguration(
+            commandName: "led", abstract: "The LED's colour and pattern now.")
         @OptionGroup var connection: Connection
         func run() throws {
             try connection.run(ControlRequest("sim-led")) { r in
@@ -65,7 +72,8 @@ struct Sim: ParsableCommand {
     }
 
     struct Sounds: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The sounds played so far: offset, name, level.")
+        static let configuration = CommandConfiguration(
+            commandName: "sounds", abstract: "The sounds played so far: offset, name, level.")
         @Flag(help: "Clear the list after printing it.") var clear = false
         @OptionGroup var connection: Connection
         func run() throws {
@@ -79,7 +87,8 @@ struct Sim: ParsableCommand {
     }
 
     struct Fault: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Simulate a fault: log-readonly, audio-fail, audio-ok.")
+        static let configuration = CommandConfiguration(
+            commandName: "fault", abstract: "Simulate a fault: log-readonly, audio-fail, audio-ok.")
         @Argument var name: String
         @OptionGroup var connection: Connection
         func run() throws { try connection.run(ControlRequest("sim-fault", name: name)) }
