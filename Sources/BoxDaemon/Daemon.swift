@@ -175,7 +175,8 @@ struct BoxService: Service {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await edge in edges.edges() { await engine.handle(edge) }
-                    // A source that ended has reported its fault; the box keeps running without it.
+                    // A source that ended has reported its fault: show it; the alarms keep running.
+                    await engine.tick()
                 }
                 if let interval = SystemdNotifier.watchdogInterval() {
                     group.addTask {

@@ -190,12 +190,17 @@ public actor Engine {
 
     var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
 
-    /// Raises or clears faults the hardware reports.
+    /// Raises or clears faults the hardware reports (checked on every tick and sound).
     func refreshHealth() {
         let audioBroken = hardware.audio.fault != nil
         if audioBroken != state.faults.contains(.audioUnavailable) {
             if audioBroken { logger.error("audio fault: \(hardware.audio.fault ?? "")") }
             _ = apply(.setFault(.audioUnavailable, active: audioBroken), source: .system)
+        }
+        let buttonsBroken = hardware.buttonsHealth() != nil
+        if buttonsBroken != state.faults.contains(.gpioUnavailable) {
+            if buttonsBroken { logger.error("buttons fault: \(hardware.buttonsHealth() ?? "")") }
+            _ = apply(.setFault(.gpioUnavailable, active: buttonsBroken), source: .system)
         }
         let synced = clockSynced()
         if synced == state.faults.contains(.clockUnsynced) {
