@@ -47,9 +47,9 @@ public struct BoxConfig: Sendable {
     public static let embeddedDefault = """
     [box]
     time_zone = "\(TimeZone.current.identifier)"
-    target_minutes = 165
-    undo_seconds = 5
-    ring_seconds = 60
+    target_minutes = \(DoseConstants.box.window.defaultTargetMin)
+    undo_seconds = \(DoseConstants.number(DoseConstants.box.undo.defaultS))
+    ring_seconds = \(DoseConstants.number(DoseConstants.box.alarm.ringS))
 
     [gpio]
     chip = "auto"
@@ -123,7 +123,7 @@ public struct BoxConfig: Sendable {
         return out
     }
 
-    func format(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+    func format(_ d: Double) -> String { DoseConstants.number(d) }
 }
 
 /// Reads typed values by dotted key, rejecting unknown keys and wrong types with the key named.

@@ -73,7 +73,15 @@ public final class Daemon: Sendable {
             logger.error("night log cannot be opened for writing: \(error)")
             log = nil
         }
-        let records = (try? (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).latestSession()?.records) ?? []
+        // Tonight is the fold of the log. If it cannot be read, nothing is recorded on top of an
+        // unknown night: the box runs without a writable log and shows the fault.
+        var records: [LogRecord] = []
+        do {
+            records = try (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).latestSession()?.records ?? []
+        } catch {
+            logger.error("the night log cannot be read; doses will not be recorded until it is fixed: \(error)")
+            log = nil
+        }
 
         var settings = config.settings()
         try? SettingsStore(directory: options.stateDirectory).save(timeZone: settings.timeZone)

@@ -79,13 +79,14 @@ public struct AlarmPlan: Sendable, Hashable {
         }
         steps += wake.filter { $0.offset < .minutes(close) }
 
-        // Remaining-time warnings: 30 min left is a nudge; 5 min and less is critical.
+        // Remaining-time and hard-stop warnings: standard, then critical from 5 min before the
+        // close (SSOT 2.4.3: the 15-min hard stop is standard, 5/2/0.5 min critical).
+        let critical = rules.alerts.criticalWithinMinOfClose
         steps += rules.alerts.remainingWarningsBeforeCloseMin.map { left in
-            AlarmStep(offset: .minutes(close - left), kind: .remainingWarning, level: left > 5 ? .standard : .critical)
+            AlarmStep(offset: .minutes(close - left), kind: .remainingWarning, level: left > critical ? .standard : .critical)
         }
-        // Hard-stop warnings (SSOT 2.4.3): 15 min is standard, the rest critical.
         steps += rules.alerts.hardStopWarningsBeforeCloseMin.map { left in
-            AlarmStep(offset: .minutes(close - left), kind: .hardStop, level: left >= 15 ? .standard : .critical)
+            AlarmStep(offset: .minutes(close - left), kind: .hardStop, level: left > critical ? .standard : .critical)
         }
         steps.append(AlarmStep(offset: .minutes(close), kind: .expired, level: .critical))
         return AlarmPlan(steps: merged(steps))

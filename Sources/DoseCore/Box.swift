@@ -77,12 +77,11 @@ public enum Acceptance: Sendable, Hashable {
         case .recorded(.dose2): "Dose 2 recorded."
         case .recorded(.extraDose): "Extra dose recorded. Dose 2's time is unchanged."
         case .recorded(.dose2Skipped): "Dose 2 skipped."
-        case .recorded(.snooze): "Snoozed for 10 minutes."
+        case .recorded(.snooze): "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
         case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
         case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
         case .undone(let t): "Undone: \(t.rawValue)."
-        case .awaitingConfirmation(.early): "Dose 2 is early: hold the button 2 s within 15 s to confirm."
-        case .awaitingConfirmation(.late): "Dose 2 is late: hold the button 2 s within 15 s to confirm."
+        case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(Self.confirmHint)"
         case .confirmationCancelled: "Cancelled; nothing recorded."
         case .status: "Status shown."
         case .alarmStopped: "Alarm stopped."
@@ -90,6 +89,12 @@ public enum Acceptance: Sendable, Hashable {
         case .acknowledged: "OK."
         case .faultChanged: "Fault state updated."
         }
+    }
+
+    /// "hold the button 2 s within 15 s to confirm", from the gesture constants.
+    static var confirmHint: String {
+        let g = DoseConstants.box.gestures
+        return "hold the button \(DoseConstants.number(Double(g.confirmHoldMs) / 1000)) s within \(DoseConstants.number(g.confirmationWindowS)) s to confirm."
     }
 }
 
@@ -148,7 +153,8 @@ public enum Refusal: Sendable, Hashable {
         switch self {
         case .dose1Required: "Please take Dose 1 first."
         case .snoozeLimit(let max): "Maximum snoozes reached (\(max)). Take dose now or skip."
-        case .snoozeNearClose: "Snooze is disabled when 15 minutes or less remain. Take dose now or skip."
+        case .snoozeNearClose:
+            "Snooze is disabled when \(DoseConstants.number(DoseConstants.box.window.nearCloseRemainingMin)) minutes or less remain. Take dose now or skip."
         case .snoozeBeforeWindow: "The Dose 2 window is not open yet; there is nothing to snooze."
         case .windowExceeded: "Dose 2 window has expired. Please skip this dose."
         case .dose2AlreadyTaken(let at):
@@ -165,7 +171,7 @@ public enum Refusal: Sendable, Hashable {
         case .invalidTarget(let m, let valid):
             "\(m) is not a valid target; choose one of \(valid.map(String.init).joined(separator: ", ")) minutes."
         case .targetNeedsConfirmation(let m):
-            "Setting the target to \(m) minutes moves the wake alarm. Dose 2 must still be taken 150–240 minutes after Dose 1; confirm with --confirm."
+            "Setting the target to \(m) minutes moves the wake alarm. Dose 2 must still be taken \(DoseConstants.box.windowText) minutes after Dose 1; confirm with --confirm."
         case .extraDoseNeedsConfirmation:
             "STOP – Dose 2 already taken. An extra dose is a health hazard; record it only if it really happened, with --confirm."
         case .extraDoseOnlyFromCLI: "An extra dose can only be recorded with `boxctl dose extra --confirm`."

@@ -23,6 +23,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public struct Alerts: Sendable, Hashable, Decodable {
         public let remainingWarningsBeforeCloseMin: [Double]
         public let hardStopWarningsBeforeCloseMin: [Double]
+        /// Warnings this close to the close (or closer) ring at the critical level.
+        public let criticalWithinMinOfClose: Double
     }
     public struct WakeAlarm: Sendable, Hashable, Decodable {
         public let preAlarmBeforeTargetMin: Double
@@ -84,6 +86,12 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
             fatalError("embedded constants.json does not decode: \(error)")
         }
     }()
+
+    /// The window in words, "150–240", for the texts people read.
+    public var windowText: String { "\(Self.number(window.openMin))–\(Self.number(window.closeMin))" }
+
+    /// 150.0 -> "150", 0.5 -> "0.5".
+    public static func number(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
 
     /// The embedded text itself, for the drift test and for `boxctl config show`.
     public static var embeddedJSON: String { EmbeddedConstants.json }

@@ -167,7 +167,7 @@ struct Status: ParsableCommand {
 struct Take: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "take", abstract: "Take the next dose (Dose 1, or Dose 2 in the window). Early or late needs --confirm.")
-    @Flag(help: "Confirm an early (before 150 min) or late (after 240 min) Dose 2.") var confirm = false
+    @Flag(help: "Confirm an early (before \(DoseConstants.number(DoseConstants.box.window.openMin)) min) or late (after \(DoseConstants.number(DoseConstants.box.window.closeMin)) min) Dose 2.") var confirm = false
     @OptionGroup var connection: Connection
     func run() throws { try connection.run(ControlRequest("take", confirm: confirm)) }
 }
@@ -340,8 +340,8 @@ struct Config: ParsableCommand {
 struct Target: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "target",
-        abstract: "Set the target interval for Dose 2 (165, 180, 195, 210 or 225 minutes). Needs --confirm.",
-        discussion: "The target moves the wake alarm. Whatever the target, Dose 2 must be taken 150 to 240 minutes after Dose 1.")
+        abstract: "Set the target interval for Dose 2 (\(DoseConstants.box.window.validTargetsMin.map(String.init).joined(separator: ", ")) minutes). Needs --confirm.",
+        discussion: "The target moves the wake alarm. Whatever the target, Dose 2 must be taken \(DoseConstants.box.windowText) minutes after Dose 1.")
     @Argument(help: "Minutes after Dose 1.") var minutes: Int
     @Flag(help: "Confirm the change.") var confirm = false
     @OptionGroup var connection: Connection
@@ -353,7 +353,7 @@ struct Target: ParsableCommand {
 
     func run() throws {
         if !confirm {
-            print("Safety rule: Dose 2 must be taken 150–240 minutes after Dose 1. The target (\(minutes) min) only moves the wake alarm.")
+            print("Safety rule: Dose 2 must be taken \(DoseConstants.box.windowText) minutes after Dose 1. The target (\(minutes) min) only moves the wake alarm.")
         }
         try connection.run(ControlRequest("target", confirm: confirm, minutes: minutes))
     }

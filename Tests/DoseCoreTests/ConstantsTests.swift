@@ -32,6 +32,7 @@ import Testing
         #expect(c.undo.choicesS == [3, 5, 7, 10])
         #expect(c.alerts.remainingWarningsBeforeCloseMin == [30, 15, 5, 1])
         #expect(c.alerts.hardStopWarningsBeforeCloseMin == [15, 5, 2, 0.5])
+        #expect(c.alerts.criticalWithinMinOfClose == 5)
         #expect(c.wakeAlarm.preAlarmBeforeTargetMin == 5)
         #expect(c.wakeAlarm.followUpsAfterTargetMin == [2, 4, 6])
         #expect(c.alarm.ringS == 60)

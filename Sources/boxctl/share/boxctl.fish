@@ -145,7 +145,7 @@ complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxct
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'history' -d 'One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'export' -d 'Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'config' -d 'The active configuration.'
-complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'target' -d 'Set the target interval for Dose 2 (165, 180, 195, 210 or 225 minutes). Needs --confirm.'
+complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'target' -d 'Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'doctor' -d 'Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'test' -d 'Show an LED pattern or play a sound, for setting up hardware.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'sim' -d 'Drive a simulated box (boxd --hardware sim --clock sim:…).'

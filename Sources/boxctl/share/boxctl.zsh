@@ -60,7 +60,7 @@ _boxctl() {
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
             'export:Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).'
             'config:The active configuration.'
-            'target:Set the target interval for Dose 2 (165, 180, 195, 210 or 225 minutes). Needs --confirm.'
+            'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
             'doctor:Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'
             'test:Show an LED pattern or play a sound, for setting up hardware.'
             'sim:Drive a simulated box (boxd --hardware sim --clock sim:…).'
