@@ -114,6 +114,8 @@ public enum ToneSynth {
             return [blast, .silence(ms: 200), blast, .silence(ms: 200), blast]
         case .status:  // short neutral chirp
             return [.tone(d6, ms: 70, gain: 0.4)]
+        case .alreadyRecorded:  // two equal mid beeps: heard, nothing changed
+            return [.tone(g5, ms: 90, gain: 0.5), .silence(ms: 90), .tone(g5, ms: 90, gain: 0.5)]
         case .alarm(let kind, let level):
             let style = style(for: level)
             let closing = isClosingAlert(kind)

@@ -13,13 +13,18 @@ public enum Action: Sendable, Hashable {
     case undo
     /// The only way to record a dose after Dose 2: explicit and confirmed, from boxctl.
     case extraDose(confirmed: Bool)
-    case logSleepEvent(SleepEventType, notes: String?)
-    case checkIn(CheckInAnswers)
+    /// `confirmed` ends a night that still owes Dose 2 (wake_final): it records the skip first.
+    case logSleepEvent(SleepEventType, notes: String?, confirmed: Bool = false)
+    /// `confirmed` closes a night that still owes Dose 2: it records the skip first.
+    case checkIn(CheckInAnswers, confirmed: Bool = false)
     case stopAlarm
     case setTarget(minutes: Int, confirmed: Bool)
     case setFault(Fault, active: Bool)
     /// Time passing: alarms fall due, confirmations time out, sessions close.
     case tick
+    /// The shell could not establish tonight's doses from the log (a damaged file, salvaged
+    /// in part): until the night ends no dose is recorded without a confirmation.
+    case enterDoubt
 }
 
 /// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
@@ -55,11 +60,18 @@ public enum Effect: Sendable, Hashable {
     case saveTarget(Int)
 }
 
-public enum ConfirmKind: String, Sendable, Hashable, Codable { case early, late }
+/// What a pending confirmation is for: an early or late Dose 2, or any dose while the
+/// record of tonight is in doubt.
+public enum ConfirmKind: String, Sendable, Hashable, Codable { case early, late, doubt }
 
 /// What an accepted action did, for replies and logs.
 public enum Acceptance: Sendable, Hashable {
     case recorded(DoseEventType)
+    /// Dose 2 before the window, with how long after Dose 1 it came.
+    case recordedEarly(minutesAfterDose1: Int)
+    /// A hold answered a repeated press: nothing was undone, the dose stands.
+    case repeatCancelled(DoseEventType, at: Date)
+    case doubtEntered
     case loggedSleepEvent(SleepEventType)
     case checkedIn(TerminalState)
     case undone(DoseEventType)
@@ -78,9 +90,14 @@ public enum Acceptance: Sendable, Hashable {
         case .recorded(.extraDose): "Extra dose recorded. Dose 2's time is unchanged."
         case .recorded(.dose2Skipped): "Dose 2 skipped."
         case .recorded(.snooze): "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
+        case .recordedEarly(let m):
+            "Dose 2 recorded early: \(m) minutes after Dose 1, \(Int(DoseConstants.box.window.openMin) - m) minutes before the window opens."
+        case .repeatCancelled(let t, _): "The repeated press recorded nothing; \(t.label) stands."
+        case .doubtEntered: Refusal.doubtText
         case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
         case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
         case .undone(let t): "Undone: \(t.rawValue)."
+        case .awaitingConfirmation(.doubt): "Tonight's record is in doubt: \(Self.confirmHint)"
         case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(Self.confirmHint)"
         case .confirmationCancelled: "Cancelled; nothing recorded."
         case .status: "Status shown."
@@ -121,6 +138,16 @@ public enum Refusal: Sendable, Hashable {
     case extraDoseBeforeDose2
     case nothingToConfirm
     case unknownButton(String)
+    /// A press that repeats a dose just recorded (or Dose 1 before the floor): nothing starts.
+    case alreadyRecorded(DoseEventType, at: Date)
+    /// Check-in or wake-final while Dose 2 is still owed tonight.
+    case dose2Owed(windowOpens: Date, windowCloses: Date)
+    /// A new Dose 1 this soon after the last dose of the previous night.
+    case tooSoonAfterLastDose(lastAt: Date, minutesAgo: Int)
+    /// Tonight's record could not be read; a dose needs a confirmation.
+    case recordInDoubt
+    case napInProgress(since: Date)
+    case noNapInProgress
 
     public var code: String {
         switch self {
@@ -145,6 +172,12 @@ public enum Refusal: Sendable, Hashable {
         case .extraDoseBeforeDose2: "409_DOSE2_NOT_TAKEN"
         case .nothingToConfirm: "404_NOTHING_TO_CONFIRM"
         case .unknownButton: "404_UNKNOWN_BUTTON"
+        case .alreadyRecorded: "409_ALREADY_TAKEN"
+        case .dose2Owed: "409_DOSE2_OWED"
+        case .tooSoonAfterLastDose: "428_CONFIRMATION_REQUIRED"
+        case .recordInDoubt: "428_RECORD_IN_DOUBT"
+        case .napInProgress: "409_NAP_IN_PROGRESS"
+        case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
         }
     }
 
@@ -162,6 +195,7 @@ public enum Refusal: Sendable, Hashable {
         case .dose2WasSkipped: "Dose 2 was skipped tonight; nothing more to take."
         case .needsConfirmation(.early): "The Dose 2 window is not open yet. Taking Dose 2 early needs confirmation (--confirm)."
         case .needsConfirmation(.late): "The Dose 2 window has expired. Taking Dose 2 late needs confirmation (--confirm)."
+        case .needsConfirmation(.doubt): Refusal.doubtText + " To record a dose anyway, add --confirm."
         case .skipBeforeWindow: "Skipping Dose 2 is possible once the window opens."
         case .undoExpired(let s): "The undo window (\(s) s) has passed."
         case .nothingToUndo: "There is no dose action to undo."
@@ -178,8 +212,21 @@ public enum Refusal: Sendable, Hashable {
         case .extraDoseBeforeDose2: "Dose 2 has not been taken; an extra dose can only follow Dose 2."
         case .nothingToConfirm: "There is nothing waiting for confirmation."
         case .unknownButton(let name): "No button named \(name)."
+        case .alreadyRecorded(.dose1, let at):
+            "This dose was already taken at \(Refusal.clock(at, timeZone)). Dose 2 is due from \(Refusal.clock(at.addingTimeInterval(DoseConstants.box.window.openMin * 60), timeZone))."
+        case .alreadyRecorded(_, let at): "This dose was already taken at \(Refusal.clock(at, timeZone))."
+        case .dose2Owed(let opens, let closes):
+            "Dose 2 is still owed tonight (window \(Refusal.clock(opens, timeZone))–\(Refusal.clock(closes, timeZone))). Take it or skip it first; --confirm ends the night and records Dose 2 as skipped."
+        case .tooSoonAfterLastDose(let at, let m):
+            "The last dose was taken at \(Refusal.clock(at, timeZone)), \(m) minutes ago. A new Dose 1 this soon needs confirmation (--confirm)."
+        case .recordInDoubt: Refusal.doubtText + " To record a dose anyway, add --confirm."
+        case .napInProgress(let since): "A nap is already in progress (started \(Refusal.clock(since, timeZone))); log nap_end first."
+        case .noNapInProgress: "No nap is in progress; log nap_start first."
         }
     }
+
+    /// The one line that explains the doubt state, in status and in refusals.
+    public static let doubtText = "I could not read tonight's record. If you took Dose 1 or Dose 2 tonight, do not take more."
 
     static func clock(_ date: Date, _ tz: TimeZone) -> String {
         let c = SessionRules.calendar(tz).dateComponents([.hour, .minute], from: date)
@@ -192,6 +239,20 @@ public enum Outcome: Sendable, Hashable {
     case refused(Refusal)
     /// Nothing to do (a release, a tick with nothing due).
     case ignored
+}
+
+/// Tonight's doses could not be established from the log. Ends at `until` (the next
+/// prep-time rollover) or when a night closes, whichever comes first.
+public struct Doubt: Sendable, Hashable {
+    public var since: Moment
+    public var until: Date
+}
+
+/// A press answered as a repeat of the dose recorded at `doseID`; a hold within the undo
+/// window then cancels the repeat instead of undoing the dose.
+public struct AbsorbedRepeat: Sendable, Hashable {
+    public var doseID: String
+    public var at: Moment
 }
 
 public struct PendingConfirmation: Sendable, Hashable {

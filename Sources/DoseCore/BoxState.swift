@@ -11,6 +11,10 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var alarmCursor: AlarmCursor?
     public internal(set) var faults: Set<Fault>
     public internal(set) var shownLED: LEDPattern?
+    /// Tonight's doses could not be established from the log (see `Action.enterDoubt`).
+    public internal(set) var doubt: Doubt?
+    /// The last press answered as a repeat of a dose, for the hold that may follow it.
+    public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).
     var fallbackCloseCache: FallbackClose?
 
@@ -36,9 +40,13 @@ public struct BoxState: Sendable, Hashable {
     /// The phase of SSOT 3.0. A closed night is done: the box is ready for the next Dose 1.
     public func phase(at now: Moment) -> Phase {
         guard night.isOpen else { return .noDose1 }
-        if night.wakeFinal != nil { return .finalizing }
+        // Wake-final never hides a dose that is still owed (the window still running).
+        let elapsed = elapsedSinceDose1(at: now)
+        if night.wakeFinal != nil, night.isDose2Resolved || elapsed.map({ $0 >= window.closesAfter }) ?? true {
+            return .finalizing
+        }
         if night.isDose2Resolved { return .completed }
-        guard let elapsed = elapsedSinceDose1(at: now) else { return .noDose1 }
+        guard let elapsed else { return .noDose1 }
         return window.phase(elapsed: elapsed)
     }
 
@@ -83,9 +91,16 @@ public struct BoxState: Sendable, Hashable {
         return (step, step.offset - elapsed)
     }
 
-    /// The steady LED pattern: a pending confirmation, else a fault, else the phase.
+    /// The steady LED pattern: a pending confirmation, else doubt, else a fault, else the phase.
     public func ledPattern(at now: Moment) -> LEDPattern {
-        if let p = pending { return p.kind == .early ? .confirmEarly : .confirmLate }
+        if let p = pending {
+            switch p.kind {
+            case .early: return .confirmEarly
+            case .late: return .confirmLate
+            case .doubt: return .confirmDoubt
+            }
+        }
+        if doubt != nil { return .doubt }
         if faults.contains(where: \.showsOnLED) { return .fault }
         return .forPhase(phase(at: now))
     }
@@ -146,6 +161,7 @@ public struct BoxState: Sendable, Hashable {
         if night.isOpen, !isWindowRunning(at: now), let close = fallbackClose() {
             candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))
         }
+        if let d = doubt { candidates.append(.seconds(d.until.timeIntervalSince(now.wall))) }
         return candidates.min().map { max($0, .zero) }
     }
 

@@ -56,6 +56,14 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public struct Feedback: Sendable, Hashable, Decodable {
         public let statusDisplayS: Double
     }
+    /// The box's own guards against two doses together (see README, "Never two doses together").
+    public struct Safety: Sendable, Hashable, Decodable {
+        /// No button sequence records Dose 2 earlier than this after Dose 1; before it only
+        /// `boxctl take --confirm` can, and a press is a repeat of Dose 1.
+        public let dose2ButtonFloorMin: Double
+        /// A new Dose 1 this soon after the last dose of a closed night needs a confirmation.
+        public let newDose1AfterLastDoseMin: Double
+    }
 
     public let schemaVersion: Int
     public let window: Window
@@ -69,6 +77,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let sleepEvents: [SleepEventRule]
     public let gestures: Gestures
     public let feedback: Feedback
+    public let safety: Safety
 
     /// Decodes constants.json text. Keys are snake_case in the file.
     public static func decode(_ data: Data) throws -> DoseConstants {

@@ -33,6 +33,9 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let confirmEarly = LEDPattern(name: "confirm_early", color: .amber, segments: [80, 80, 80, 760], repeats: true)
     public static let confirmLate = LEDPattern(name: "confirm_late", color: .red, segments: [80, 80, 80, 80, 80, 600], repeats: true)
     public static let fault = LEDPattern(name: "fault", color: .amber, segments: [600, 200, 100, 1100], repeats: true)
+    /// Tonight's record is in doubt: three slow amber blinks, then a pause.
+    public static let doubt = LEDPattern(name: "doubt", color: .amber, segments: [300, 300, 300, 300, 300, 1500], repeats: true)
+    public static let confirmDoubt = LEDPattern(name: "confirm_doubt", color: .amber, segments: [80, 80, 80, 80, 80, 80, 80, 760], repeats: true)
 
     // One-shot flashes laid over the steady pattern.
     public static let ack = LEDPattern(name: "ack", color: .white, segments: [60], repeats: false)
@@ -40,6 +43,8 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let refused = LEDPattern(name: "refused", color: .red, segments: [300, 150, 300], repeats: false)
     public static let stop = LEDPattern(name: "stop", color: .red, segments: [1000, 200, 1000], repeats: false)
     public static let undone = LEDPattern(name: "undone", color: .white, segments: [200, 200, 200, 200, 200], repeats: false)
+    /// A press that repeated a dose already recorded: two short blue blinks, nothing started.
+    public static let alreadyRecorded = LEDPattern(name: "already_recorded", color: .blue, segments: [120, 120, 120], repeats: false)
     /// Shown by a status hold when the phase itself is dark: "alive, no dose yet".
     public static let ready = LEDPattern(name: "ready", color: .white, segments: [500], repeats: false)
 
@@ -68,6 +73,8 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
     case stop
     /// A short neutral chirp for a status hold.
     case status
+    /// Two equal beeps: the press was heard and changed nothing, the dose is already recorded.
+    case alreadyRecorded
     /// An alert of the plan, at its level.
     case alarm(AlertKind, AlarmLevel)
 
@@ -78,6 +85,7 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
         case .error: "error"
         case .stop: "stop"
         case .status: "status"
+        case .alreadyRecorded: "already_recorded"
         case .alarm(let kind, _): kind.rawValue
         }
     }

@@ -12,6 +12,9 @@ public struct Night: Sendable, Hashable {
     public private(set) var liveDoseEvents: [DoseRecord] = []
     public private(set) var sleepEvents: [SleepEventRecord] = []
     public private(set) var checkIn: CheckInRecord?
+    /// The last dose taken in the night before this one, carried over when a session
+    /// opens, so a new Dose 1 too soon after it can be caught.
+    public private(set) var priorDose: DoseRecord?
 
     public init() {}
 
@@ -24,8 +27,10 @@ public struct Night: Sendable, Hashable {
     public mutating func apply(_ record: LogRecord) {
         switch record {
         case .sessionOpened(let s):
+            let carried = lastDoseTaken ?? priorDose
             self = Night()
             session = s
+            priorDose = carried
         case .dose(let d):
             guard d.sessionID == session?.id else { return }
             doseEvents.append(d)
@@ -66,6 +71,18 @@ public struct Night: Sendable, Hashable {
     public var lastUndoable: DoseRecord? { liveDoseEvents.last { $0.type != .snooze } }
 
     public var wakeFinal: SleepEventRecord? { sleepEvents.last { $0.type == .wakeFinal } }
+
+    /// The last dose actually taken (Dose 1, Dose 2 or an extra dose) in this session.
+    public var lastDoseTaken: DoseRecord? { liveDoseEvents.last { $0.type.countsAsDose } }
+
+    /// The nap_start not yet followed by a nap_end, if any (SSOT 3.0 pairs a start with the next end).
+    public var napInProgress: SleepEventRecord? {
+        var open: SleepEventRecord?
+        for e in sleepEvents {
+            if e.type == .napStart { open = e } else if e.type == .napEnd { open = nil }
+        }
+        return open
+    }
 
     public func lastSleepEvent(_ type: SleepEventType) -> SleepEventRecord? { sleepEvents.last { $0.type == type } }
 

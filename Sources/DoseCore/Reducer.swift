@@ -38,6 +38,7 @@ struct Run {
 
     mutating func passTime() {
         closeSessionIfDue()
+        if let d = state.doubt, now.wall >= d.until { state.doubt = nil }
         if let p = state.pending,
            now.elapsed(since: p.since) >= .seconds(rules.gestures.confirmationWindowS) {
             state.pending = nil // timed out: records nothing
@@ -81,8 +82,9 @@ struct Run {
         case .snooze: return snooze()
         case .undo: return undo()
         case .extraDose(let confirmed): return extraDose(confirmed: confirmed)
-        case .logSleepEvent(let type, let notes): return logSleepEvent(type, notes: notes)
-        case .checkIn(let answers): return checkIn(answers)
+        case .logSleepEvent(let type, let notes, let confirmed): return logSleepEvent(type, notes: notes, confirmed: confirmed)
+        case .checkIn(let answers, let confirmed): return checkIn(answers, confirmed: confirmed)
+        case .enterDoubt: return enterDoubt()
         case .stopAlarm: return stopAlarm() ? .accepted(.alarmStopped) : .ignored
         case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
         case .setFault(let fault, let active):
@@ -128,31 +130,38 @@ struct Run {
             return takeNext(confirmed: false, button: button)
         case .snooze: return snooze()
         case .undoOrStatus:
+            if let answered = cancelAbsorbedRepeat() { return answered }
             if undoableNow() != nil { return undo() }
             if stopAlarm() { return .accepted(.alarmStopped) }
             return showStatus()
-        case .log(let type): return logSleepEvent(type, notes: nil)
+        case .log(let type): return logSleepEvent(type, notes: nil, confirmed: false)
         case .nothing: return .ignored
         }
     }
 
     /// Takes the next dose: Dose 1, or Dose 2 in the window. Early or late Dose 2 needs a
     /// confirmation: boxctl's --confirm, or on the button a confirm hold within 15 s.
-    mutating func takeNext(confirmed: Bool, button: String?) -> Outcome {
+    /// The guards against two doses together come first (Run+Safety.swift).
+    mutating func takeNext(confirmed: Bool, button: String?, doubtAnswered: Bool = false) -> Outcome {
+        if !confirmed, let repeated = repeatOfRecordedDose(button: button) { return repeated }
         let stage = state.doseStage(at: now)
+        if stage != .completed, !doubtAnswered, let doubted = doubtGuard(confirmed: confirmed, button: button) {
+            return doubted
+        }
         switch stage {
         case .noDose1:
+            if !confirmed, let tooSoon = tooSoonForNewDose1() { return refuse(tooSoon, sound: .stop, flash: .stop) }
             record(dose: .dose1)
             feedback(.success, flash: .confirmation)
             return .accepted(.recorded(.dose1))
         case .completed:
-            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
-            return refuse(.dose2WasSkipped, sound: .stop, flash: .stop)
+            return refuseCompleted()
         case .active, .nearClose:
             return takeDose2(early: false, late: false)
         case .beforeWindow, .closed:
             let kind: ConfirmKind = stage == .beforeWindow ? .early : .late
             if confirmed { return takeDose2(early: kind == .early, late: kind == .late) }
+            if kind == .early, button != nil, let repeated = belowDose2Floor() { return repeated }
             guard let button, settings.buttons[button]?.isDoseButton == true else {
                 return refuse(.needsConfirmation(kind), sound: .error, flash: .refused)
             }
@@ -164,17 +173,23 @@ struct Run {
         }
     }
 
+    mutating func refuseCompleted() -> Outcome {
+        if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
+        return refuse(.dose2WasSkipped, sound: .stop, flash: .stop)
+    }
+
     mutating func confirmPending() -> Outcome {
-        guard state.pending != nil else { return .refused(.nothingToConfirm) }
+        guard let p = state.pending else { return .refused(.nothingToConfirm) }
         state.pending = nil
+        if p.kind == .doubt { return takeNext(confirmed: false, button: p.button, doubtAnswered: true) }
         // Judge by the time of the confirmation: 149.9 pressed, 150.1 confirmed is on time.
         switch state.doseStage(at: now) {
-        case .beforeWindow: return takeDose2(early: true, late: false)
+        case .beforeWindow:
+            if let repeated = belowDose2Floor() { return repeated }
+            return takeDose2(early: true, late: false)
         case .active, .nearClose: return takeDose2(early: false, late: false)
         case .closed: return takeDose2(early: false, late: true)
-        case .completed:
-            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
-            return refuse(.dose2WasSkipped, sound: .stop, flash: .stop)
+        case .completed: return refuseCompleted()
         default: return refuse(.dose1Required, sound: .error, flash: .refused)
         }
     }
@@ -184,6 +199,9 @@ struct Run {
         state.pending = nil
         record(dose: .dose2, metadata: DoseMetadata(isEarly: early, isLate: late, isExtraDose: false))
         feedback(.success, flash: .confirmation)
+        if early, let elapsed = state.elapsedSinceDose1(at: now) {
+            return .accepted(.recordedEarly(minutesAfterDose1: Int(elapsed.minutes)))
+        }
         return .accepted(.recorded(.dose2))
     }
 
@@ -195,12 +213,17 @@ struct Run {
             if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
             return refuse(.dose2WasSkipped, sound: .error, flash: .refused)
         default:
-            stopAlarm()
-            state.pending = nil
-            record(dose: .dose2Skipped, metadata: DoseMetadata(reason: reason?.rawValue))
-            feedback(.success, flash: nil)
+            recordSkip(reason: reason)
             return .accepted(.recorded(.dose2Skipped))
         }
+    }
+
+    /// Dose 2 skipped: silences the alarm, drops a pending confirmation.
+    mutating func recordSkip(reason: SkipReason?) {
+        stopAlarm()
+        state.pending = nil
+        record(dose: .dose2Skipped, metadata: DoseMetadata(reason: reason?.rawValue))
+        feedback(.success, flash: nil)
     }
 
     mutating func snooze() -> Outcome {
@@ -240,40 +263,6 @@ struct Run {
         return .accepted(.recorded(.extraDose))
     }
 
-    mutating func logSleepEvent(_ type: SleepEventType, notes: String?) -> Outcome {
-        if night.isOpen, let last = night.lastSleepEvent(type) {
-            let since = now.elapsed(since: last.at)
-            let cooldown = settings.cooldown(of: type)
-            if since < cooldown {
-                let remaining = Int((cooldown - since).seconds.rounded(.up))
-                return refuse(.cooldown(type, remainingSeconds: remaining), sound: .error, flash: .refused)
-            }
-        }
-        let s = ensureSession()
-        append(.sleepEvent(SleepEventRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type,
-                                            at: now, notes: notes, source: ctx.source)))
-        feedback(.success, flash: nil)
-        return .accepted(.loggedSleepEvent(type))
-    }
-
-    mutating func checkIn(_ answers: CheckInAnswers) -> Outcome {
-        guard answers.isValid else { return .refused(.invalidCheckIn) }
-        guard night.isOpen, let s = night.session else { return .refused(.noOpenSession) }
-        append(.checkIn(CheckInRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, at: now, answers: answers, source: ctx.source)))
-        let terminal = closeSession(reason: .checkIn)
-        feedback(.success, flash: nil)
-        return .accepted(.checkedIn(terminal))
-    }
-
-    mutating func setTarget(_ minutes: Int, confirmed: Bool) -> Outcome {
-        let valid = rules.window.validTargetsMin
-        guard valid.contains(minutes) else { return .refused(.invalidTarget(minutes, valid: valid)) }
-        guard confirmed else { return .refused(.targetNeedsConfirmation(minutes)) }
-        state.settings.targetMinutes = minutes
-        effects.append(.saveTarget(minutes))
-        return .accepted(.targetSet(minutes))
-    }
-
     mutating func showStatus() -> Outcome {
         let phasePattern = LEDPattern.forPhase(state.phase(at: now))
         let shown = phasePattern == .off ? LEDPattern.ready : phasePattern
@@ -289,73 +278,5 @@ struct Run {
         state.ringing = nil
         effects.append(.stopSound)
         return true
-    }
-
-    // MARK: - Helpers
-
-    @discardableResult
-    mutating func closeSession(reason: CloseReason) -> TerminalState {
-        guard let s = night.session else { return .aborted }
-        let terminal = night.terminalState(window: state.window, now: now)
-        append(.sessionClosed(SessionCloseRecord(sessionID: s.id, at: now, terminalState: terminal, reason: reason)))
-        state.pending = nil
-        stopAlarm()
-        return terminal
-    }
-
-    /// The open session, opening one when the night has none (SSOT 3.0: the first event that needs it).
-    mutating func ensureSession() -> SessionRecord {
-        if night.isOpen, let s = night.session { return s }
-        let date = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
-        let s = SessionRecord(id: freshID(), date: date, start: now, targetMinutes: settings.targetMinutes)
-        append(.sessionOpened(s))
-        return s
-    }
-
-    mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
-        let s = ensureSession()
-        append(.dose(DoseRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type, at: now,
-                                metadata: metadata, source: ctx.source)))
-    }
-
-    mutating func append(_ record: LogRecord) {
-        records.append(record)
-        state.night.apply(record)
-    }
-
-    mutating func freshID() -> String {
-        defer { usedIDs += 1 }
-        if usedIDs < ctx.ids.count { return ctx.ids[usedIDs] }
-        let base = ctx.ids.last ?? "\(now.boot)-\(now.monoNanos)"
-        return "\(base)-\(usedIDs)"
-    }
-
-    /// Sounds acknowledge what a button did; boxctl's reply is its own acknowledgement,
-    /// so actions over SSH stay silent in the bedroom.
-    mutating func feedback(_ sound: Sound, flash: LEDPattern?) {
-        guard fromButton else { return }
-        if let flash { effects.append(.flash(flash, duration: nil)) }
-        effects.append(.play(sound))
-    }
-
-    mutating func refuse(_ refusal: Refusal, sound: Sound, flash: LEDPattern) -> Outcome {
-        feedback(sound, flash: flash)
-        return .refused(refusal)
-    }
-
-    /// Adds what follows from the new state: persist first, the plan's change, the LED.
-    mutating func finish(planBefore: AlarmPlan) -> Transition {
-        state.cacheFallbackClose()
-        let planAfter = state.plan
-        if planAfter != planBefore {
-            effects.append(planAfter.steps.isEmpty ? .cancelAlarms : .schedule(state.remainingPlan))
-        }
-        let led = state.ledPattern(at: now)
-        if led != state.shownLED {
-            state.shownLED = led
-            effects.append(.led(led))
-        }
-        if !records.isEmpty { effects.insert(.persist(records), at: 0) }
-        return Transition(state: state, effects: effects, outcome: outcome)
     }
 }

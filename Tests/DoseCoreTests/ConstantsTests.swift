@@ -47,6 +47,8 @@ import Testing
         #expect(c.gestures.confirmHoldMs == 2000)
         #expect(c.gestures.confirmationWindowS == 15)
         #expect(c.gestures.stuckGuardS == 15)
+        #expect(c.safety.dose2ButtonFloorMin == 120)
+        #expect(c.safety.newDose1AfterLastDoseMin == 240)
     }
 
     @Test func sleepEventsAreTheSchemaWireNamesWithTheirCooldowns() {

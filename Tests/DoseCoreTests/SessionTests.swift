@@ -131,7 +131,7 @@ import Testing
         h.takeDose1()
         h.cli(.setFault(.audioUnavailable, active: true))
         #expect(h.lastEffects.contains(.led(.fault)))
-        h.at(minutesAfterDose1: 60)
+        h.at(minutesAfterDose1: 130)
         h.press(.single)
         #expect(h.lastEffects.contains(.led(.confirmEarly)))
         h.cli(.setFault(.audioUnavailable, active: false))

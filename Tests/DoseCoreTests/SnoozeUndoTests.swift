@@ -132,14 +132,21 @@ import Testing
         #expect(h.cli(.undo) == .accepted(.undone(.dose1)))
     }
 
-    @Test func aPendingConfirmationTakesPrecedenceOverUndo() {
+    /// Issue 18, reproduction 1 in the core: a bounce records Dose 1, the repeat starts
+    /// nothing, and the natural "undo" hold answers the repeat; Dose 1 stands, no Dose 2.
+    @Test func aRepeatedPressStartsNothingAndTheHoldAfterItKeepsTheDose() {
         var h = Harness()
         h.takeDose1()
+        h.advance(.milliseconds(200))
+        #expect(isRefused(h.press(.single), "409_ALREADY_TAKEN"))
+        #expect(h.sounds == [.alreadyRecorded])
+        #expect(h.state.pending == nil)
         h.advance(.seconds(1))
-        h.press(.single) // early: pending, while Dose 1 is still undoable
-        #expect(h.press(.hold) == .ignored)
-        #expect(h.state.night.dose1 != nil)
-        #expect(h.press(.confirmHold) == .accepted(.recorded(.dose2)))
+        #expect(h.press(.hold) == .accepted(.repeatCancelled(.dose1, at: Harness.start.wall)))
+        #expect(h.press(.confirmHold) == .ignored)
+        #expect(h.liveDoses.map(\.type) == [.dose1])
+        // A second hold, still inside the undo window, is a deliberate undo.
+        #expect(h.press(.hold) == .accepted(.undone(.dose1)))
     }
 }
 

@@ -31,7 +31,7 @@ import Testing
         h.advance(.seconds(3))
         h.press(.pressed)
         #expect(h.press(.hold) == .ignored) // the 1 s hold means nothing while confirming
-        #expect(h.press(.confirmHold) == .accepted(.recorded(.dose2)))
+        #expect(h.press(.confirmHold) == .accepted(.recordedEarly(minutesAfterDose1: 120)))
         #expect(h.liveDoses.last?.metadata.isEarly == true)
         #expect(h.liveDoses.last?.metadata.isLate == false)
         #expect(h.phase == .completed)
@@ -68,7 +68,7 @@ import Testing
     @Test func aSecondSinglePressCancelsTheConfirmation() {
         var h = Harness()
         h.takeDose1()
-        h.at(minutesAfterDose1: 100)
+        h.at(minutesAfterDose1: 130)
         h.press(.single)
         #expect(h.press(.single) == .accepted(.confirmationCancelled))
         #expect(h.liveDoses.map(\.type) == [.dose1])
@@ -118,7 +118,7 @@ import Testing
         h.at(minutesAfterDose1: 100)
         #expect(isRefused(h.cli(.takeDose(confirmed: false)), "428_CONFIRMATION_REQUIRED"))
         #expect(h.state.pending == nil)
-        #expect(h.cli(.takeDose(confirmed: true)) == .accepted(.recorded(.dose2)))
+        #expect(h.cli(.takeDose(confirmed: true)) == .accepted(.recordedEarly(minutesAfterDose1: 100)))
         #expect(h.liveDoses.last?.metadata.isEarly == true)
         #expect(h.liveDoses.last?.source == .cli(uid: 1000))
         #expect(h.sounds.isEmpty) // boxctl's reply is the acknowledgement; the bedroom stays quiet
@@ -143,17 +143,34 @@ import Testing
         #expect(isRefused(h.cli(.skipDose2(reason: nil)), "422_WINDOW_NOT_OPEN"))
     }
 
-    @Test(arguments: [Phase.noDose1, .beforeWindow, .active, .nearClose, .closed, .completed])
-    func wakeFinalFromAnyPhaseGoesFinalizing(from phase: Phase) {
+    /// Wake-final goes finalizing from every phase where Dose 2 is not owed.
+    @Test(arguments: [Phase.noDose1, .closed, .completed])
+    func wakeFinalGoesFinalizingWhenNoDoseIsOwed(from phase: Phase) {
         var h = Harness()
-        let minutes: [Phase: Double] = [.beforeWindow: 60, .active: 170, .nearClose: 230, .closed: 250, .completed: 170]
+        let minutes: [Phase: Double] = [.closed: 250, .completed: 170]
         if phase != .noDose1 { h.takeDose1() }
         if let m = minutes[phase] { h.at(minutesAfterDose1: m) }
-        if phase == .completed { h.press(.single) }
+        if phase == .completed { h.press(.single); h.advance(.seconds(10)) }
         #expect(h.phase == phase)
         #expect(h.cli(.logSleepEvent(.wakeFinal, notes: nil)) == .accepted(.loggedSleepEvent(.wakeFinal)))
         #expect(h.phase == .finalizing)
         #expect(h.lastEffects.contains(.led(.slowGlow)))
+    }
+
+    /// Issue 18 item 3: while Dose 2 is owed, wake-final is refused (the LED keeps showing the
+    /// due dose); with --confirm it records the skip first, then finalizing.
+    @Test(arguments: [Phase.beforeWindow, .active, .nearClose])
+    func wakeFinalWhileDose2IsOwedNeedsAConfirmation(from phase: Phase) {
+        var h = Harness()
+        let minutes: [Phase: Double] = [.beforeWindow: 60, .active: 170, .nearClose: 230]
+        h.takeDose1()
+        h.at(minutesAfterDose1: minutes[phase]!)
+        #expect(isRefused(h.cli(.logSleepEvent(.wakeFinal, notes: nil)), "409_DOSE2_OWED"))
+        #expect(h.phase == phase)
+        #expect(!h.lastEffects.contains(.led(.slowGlow)))
+        #expect(h.cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: true)) == .accepted(.loggedSleepEvent(.wakeFinal)))
+        #expect(h.state.night.skip != nil)
+        #expect(h.phase == .finalizing)
     }
 
     @Test func finalizingCheckInClosesTheSession() {
@@ -185,6 +202,10 @@ import Testing
         h.at(minutesAfterDose1: 170)
         h.press(.single)
         let before = h.persisted.count
+        // Inside the undo window a press is a repeat: "already recorded".
+        #expect(isRefused(h.press(.single), "409_ALREADY_TAKEN"))
+        #expect(h.sounds == [.alreadyRecorded])
+        h.advance(.seconds(10))
         for _ in 0..<3 {
             let o = h.press(.single)
             #expect(isRefused(o, "409_ALREADY_TAKEN"))

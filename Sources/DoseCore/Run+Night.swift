@@ -1,0 +1,131 @@
+import Foundation
+
+// The night's non-dose actions (sleep events, check-in, target) and the helpers every
+// action uses to record, give feedback and finish a transition.
+extension Run {
+    mutating func logSleepEvent(_ type: SleepEventType, notes: String?, confirmed: Bool) -> Outcome {
+        if night.isOpen, let last = night.lastSleepEvent(type) {
+            let since = now.elapsed(since: last.at)
+            let cooldown = settings.cooldown(of: type)
+            if since < cooldown {
+                let remaining = Int((cooldown - since).seconds.rounded(.up))
+                return refuse(.cooldown(type, remainingSeconds: remaining), sound: .error, flash: .refused)
+            }
+        }
+        switch type {
+        case .wakeFinal:
+            if let owed = dose2Owed() {
+                guard confirmed else { return refuse(owed, sound: .error, flash: .refused) }
+                recordSkip(reason: .other)
+            }
+        case .napStart:
+            if night.isOpen, let nap = night.napInProgress {
+                return refuse(.napInProgress(since: nap.at.wall), sound: .error, flash: .refused)
+            }
+        case .napEnd:
+            guard night.isOpen, night.napInProgress != nil else { return refuse(.noNapInProgress, sound: .error, flash: .refused) }
+        default: break
+        }
+        let s = ensureSession()
+        append(.sleepEvent(SleepEventRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type,
+                                            at: now, notes: notes, source: ctx.source)))
+        feedback(.success, flash: nil)
+        return .accepted(.loggedSleepEvent(type))
+    }
+
+    /// SSOT 3.0 closes a night by check-in from finalizing; a night that still owes Dose 2
+    /// is closed only with a confirmation, which records the skip.
+    mutating func checkIn(_ answers: CheckInAnswers, confirmed: Bool) -> Outcome {
+        guard answers.isValid else { return .refused(.invalidCheckIn) }
+        guard night.isOpen, night.session != nil else { return .refused(.noOpenSession) }
+        if let owed = dose2Owed() {
+            guard confirmed else { return refuse(owed, sound: .error, flash: .refused) }
+            recordSkip(reason: .other)
+        }
+        guard let s = night.session else { return .refused(.noOpenSession) }
+        append(.checkIn(CheckInRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, at: now, answers: answers, source: ctx.source)))
+        let terminal = closeSession(reason: .checkIn)
+        feedback(.success, flash: nil)
+        return .accepted(.checkedIn(terminal))
+    }
+
+    mutating func setTarget(_ minutes: Int, confirmed: Bool) -> Outcome {
+        let valid = rules.window.validTargetsMin
+        guard valid.contains(minutes) else { return .refused(.invalidTarget(minutes, valid: valid)) }
+        guard confirmed else { return .refused(.targetNeedsConfirmation(minutes)) }
+        state.settings.targetMinutes = minutes
+        effects.append(.saveTarget(minutes))
+        return .accepted(.targetSet(minutes))
+    }
+
+    // MARK: - Helpers
+
+    @discardableResult
+    mutating func closeSession(reason: CloseReason) -> TerminalState {
+        guard let s = night.session else { return .aborted }
+        let terminal = night.terminalState(window: state.window, now: now)
+        append(.sessionClosed(SessionCloseRecord(sessionID: s.id, at: now, terminalState: terminal, reason: reason)))
+        state.pending = nil
+        state.doubt = nil // the doubt ends with the night
+        stopAlarm()
+        return terminal
+    }
+
+    /// The open session, opening one when the night has none (SSOT 3.0: the first event that needs it).
+    mutating func ensureSession() -> SessionRecord {
+        if night.isOpen, let s = night.session { return s }
+        let date = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
+        let s = SessionRecord(id: freshID(), date: date, start: now, targetMinutes: settings.targetMinutes)
+        append(.sessionOpened(s))
+        return s
+    }
+
+    /// Records a dose event; whatever confirmation was pending is answered by it.
+    mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
+        if type != .snooze { state.pending = nil }
+        let s = ensureSession()
+        append(.dose(DoseRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type, at: now,
+                                metadata: metadata, source: ctx.source)))
+    }
+
+    mutating func append(_ record: LogRecord) {
+        records.append(record)
+        state.night.apply(record)
+    }
+
+    mutating func freshID() -> String {
+        defer { usedIDs += 1 }
+        if usedIDs < ctx.ids.count { return ctx.ids[usedIDs] }
+        let base = ctx.ids.last ?? "\(now.boot)-\(now.monoNanos)"
+        return "\(base)-\(usedIDs)"
+    }
+
+    /// Sounds acknowledge what a button did; boxctl's reply is its own acknowledgement,
+    /// so actions over SSH stay silent in the bedroom.
+    mutating func feedback(_ sound: Sound, flash: LEDPattern?) {
+        guard fromButton else { return }
+        if let flash { effects.append(.flash(flash, duration: nil)) }
+        effects.append(.play(sound))
+    }
+
+    mutating func refuse(_ refusal: Refusal, sound: Sound, flash: LEDPattern) -> Outcome {
+        feedback(sound, flash: flash)
+        return .refused(refusal)
+    }
+
+    /// Adds what follows from the new state: persist first, the plan's change, the LED.
+    mutating func finish(planBefore: AlarmPlan) -> Transition {
+        state.cacheFallbackClose()
+        let planAfter = state.plan
+        if planAfter != planBefore {
+            effects.append(planAfter.steps.isEmpty ? .cancelAlarms : .schedule(state.remainingPlan))
+        }
+        let led = state.ledPattern(at: now)
+        if led != state.shownLED {
+            state.shownLED = led
+            effects.append(.led(led))
+        }
+        if !records.isEmpty { effects.insert(.persist(records), at: 0) }
+        return Transition(state: state, effects: effects, outcome: outcome)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+// The guards against two doses together, in one place (README, "Never two doses
+// together"). Each returns the outcome that replaces the action, or nil to go on.
+extension Run {
+    /// A press within the undo window of a recorded dose repeats it: "already recorded",
+    /// nothing starts (no dose, no pending confirmation). A hold that follows cancels the
+    /// repeat instead of undoing the dose.
+    mutating func repeatOfRecordedDose(button: String?) -> Outcome? {
+        guard button != nil, let dose = undoableNow() else { return nil }
+        return absorbRepeat(of: dose)
+    }
+
+    /// Dose 2 by a button needs at least the floor (120 min) after Dose 1; before it a
+    /// press is a repeat of Dose 1. Only `boxctl take --confirm` records Dose 2 that early.
+    mutating func belowDose2Floor() -> Outcome? {
+        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now),
+              elapsed < .minutes(rules.safety.dose2ButtonFloorMin) else { return nil }
+        return absorbRepeat(of: d1)
+    }
+
+    mutating func absorbRepeat(of dose: DoseRecord) -> Outcome {
+        state.pending = nil
+        if undoableNow()?.id == dose.id { state.absorbedRepeat = AbsorbedRepeat(doseID: dose.id, at: now) }
+        return refuse(.alreadyRecorded(dose.type, at: dose.at.wall), sound: .alreadyRecorded, flash: .alreadyRecorded)
+    }
+
+    /// The hold after a repeat, while the dose is still undoable: the repeat is cancelled,
+    /// the dose stands, the status shows. Undo and confirm never share a moment.
+    mutating func cancelAbsorbedRepeat() -> Outcome? {
+        guard let r = state.absorbedRepeat else { return nil }
+        state.absorbedRepeat = nil
+        guard let dose = undoableNow(), dose.id == r.doseID else { return nil }
+        _ = showStatus()
+        return .accepted(.repeatCancelled(dose.type, at: dose.at.wall))
+    }
+
+    /// A new Dose 1 within `new_dose1_after_last_dose_min` of the last dose taken (in this
+    /// night or the one before it) needs a confirmation.
+    func tooSoonForNewDose1() -> Refusal? {
+        guard let last = night.lastDoseTaken ?? night.priorDose else { return nil }
+        let ago = now.elapsed(since: last.at)
+        guard ago < .minutes(rules.safety.newDose1AfterLastDoseMin) else { return nil }
+        return .tooSoonAfterLastDose(lastAt: last.at.wall, minutesAgo: max(0, Int(ago.minutes)))
+    }
+
+    /// Dose 2 is owed: Dose 1 taken, Dose 2 neither taken nor skipped, the window not yet
+    /// closed. Check-in and wake-final are refused then (or, confirmed, record the skip).
+    func dose2Owed() -> Refusal? {
+        guard night.isOpen, let d1 = night.dose1, !night.isDose2Resolved,
+              let elapsed = state.elapsedSinceDose1(at: now), elapsed < state.window.closesAfter else { return nil }
+        return .dose2Owed(windowOpens: d1.at.wall.addingTimeInterval(rules.window.openMin * 60),
+                          windowCloses: d1.at.wall.addingTimeInterval(rules.window.closeMin * 60))
+    }
+
+    /// While tonight's record is in doubt a dose needs a confirmation: the confirm hold on
+    /// the dose button (the press starts it), or --confirm from boxctl.
+    mutating func doubtGuard(confirmed: Bool, button: String?) -> Outcome? {
+        guard state.doubt != nil, !confirmed else { return nil }
+        guard let button, settings.buttons[button]?.isDoseButton == true else {
+            return refuse(.recordInDoubt, sound: .error, flash: .refused)
+        }
+        state.pending = PendingConfirmation(kind: .doubt, since: now, button: button)
+        feedback(.warning, flash: nil)
+        return .accepted(.awaitingConfirmation(.doubt))
+    }
+
+    /// The shell could not establish tonight's doses. The doubt lasts until the next
+    /// prep-time rollover (18:00) or until a night closes; a warning tone says so at once.
+    mutating func enterDoubt() -> Outcome {
+        let until = SessionRules.nextOccurrence(of: rules.session.prepTime, after: now.wall, timeZone: settings.timeZone)
+        state.doubt = Doubt(since: now, until: until)
+        state.pending = nil
+        effects.append(.play(.warning))
+        return .accepted(.doubtEntered)
+    }
+}
