@@ -50,11 +50,13 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var lastNight: String?
     public var faults: [FaultReport]
     public var health: Health?
+    /// Set while tonight's record is in doubt (a damaged log): the one line that explains it.
+    public var doubt: String?
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
         case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
-        case lastNight, faults, health
+        case lastNight, faults, health, doubt
     }
 
     /// Every key is always present (null when absent), so scripts can rely on them.
@@ -82,6 +84,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(lastNight, forKey: .lastNight)
         try c.encode(faults, forKey: .faults)
         try c.encode(health, forKey: .health)
+        try c.encode(doubt, forKey: .doubt)
     }
 
     public init(state: BoxState, now: Moment, source: String, health: Health?) {
@@ -100,6 +103,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         snoozesRemaining = night.isOpen ? state.snoozesRemaining : state.settings.rules.snooze.maxPerNight
         led = LEDReport(color: state.ledPattern(at: now).color.rawValue, pattern: state.ledPattern(at: now).name)
         pendingConfirmation = state.pending?.kind.rawValue
+        doubt = state.doubt == nil ? nil : Refusal.doubtText
         faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: $0.advice) }
         self.health = health
         if let closure = night.closure {
@@ -146,6 +150,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
             "completed": "done for tonight",
         ]
         lines.append("Night \(sessionDate ?? "—"): \(phaseWords[phase] ?? phase)" + (source == "log" ? "  [boxd is not running: read from the night log]" : ""))
+        if let doubt { lines.append("DOUBT: \(doubt) A dose needs a 2 s hold (or --confirm).") }
         if let d1 = dose1At {
             lines.append("Dose 1: \(clock(d1)) (\(span(now.timeIntervalSince(d1))) ago)")
         }
@@ -160,7 +165,9 @@ public struct StatusReport: Codable, Sendable, Hashable {
             let snoozed = snoozesUsed > 0 ? " + \(snoozesUsed) snooze\(snoozesUsed == 1 ? "" : "s")" : ""
             lines.append("Target: \(clock(t)) (\(targetMinutes) min\(snoozed)), snoozes \(snoozesUsed) of \(snoozesUsed + snoozesRemaining) used")
         }
-        if let p = pendingConfirmation { lines.append("Waiting: \(p) Dose 2 needs a 2 s hold to confirm") }
+        if let p = pendingConfirmation {
+            lines.append(p == ConfirmKind.doubt.rawValue ? "Waiting: the dose needs a 2 s hold to confirm" : "Waiting: \(p) Dose 2 needs a 2 s hold to confirm")
+        }
         if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingOccurrences(of: "_", with: " ")) (\(n.level)) at \(clock(n.at))") }
         else if dose1At != nil { lines.append("Next alarm: none") }
         lines.append(led.color == "off" ? "LED: off" : "LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")

@@ -29,10 +29,10 @@ extension Engine {
             guard let text = req.event, let type = SleepEventType(rawValue: text) else {
                 return .usage("event must be one of \(SleepEventType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return reply(apply(.logSleepEvent(type, notes: req.note), source: source))
+            return reply(apply(.logSleepEvent(type, notes: req.note, confirmed: req.confirm ?? false), source: source))
         case "checkin":
             guard let answers = req.checkin else { return .usage("checkin needs the answers") }
-            return reply(apply(.checkIn(answers), source: source))
+            return reply(apply(.checkIn(answers, confirmed: req.confirm ?? false), source: source))
         case "target":
             guard let m = req.minutes else { return .usage("target needs minutes") }
             return reply(apply(.setTarget(minutes: m, confirmed: req.confirm ?? false), source: source))

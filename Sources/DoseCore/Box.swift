@@ -87,7 +87,7 @@ public enum Acceptance: Sendable, Hashable {
         switch self {
         case .recorded(.dose1): "Dose 1 recorded."
         case .recorded(.dose2): "Dose 2 recorded."
-        case .recorded(.extraDose): "Extra dose recorded. Dose 2's time is unchanged."
+        case .recorded(.extraDose): "STOP – Dose 2 already taken tonight; more is a health hazard. Extra dose recorded; Dose 2's time is unchanged."
         case .recorded(.dose2Skipped): "Dose 2 skipped."
         case .recorded(.snooze): "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
         case .recordedEarly(let m):

@@ -205,10 +205,8 @@ struct Dose: ParsableCommand {
             commandName: "extra", abstract: "Record an extra dose after Dose 2. Needs --confirm.")
         @Flag(help: "Confirm that an extra dose was really taken.") var confirm = false
         @OptionGroup var connection: Connection
-        func run() throws {
-            print("STOP – Dose 2 already taken. Taking more XYWAV tonight is a health hazard; this records a dose that already happened.")
-            try connection.run(ControlRequest("extra", confirm: confirm))
-        }
+        // The box's reply says why (STOP after Dose 2, "take Dose 1 first" before it).
+        func run() throws { try connection.run(ControlRequest("extra", confirm: confirm)) }
     }
 }
 
@@ -217,8 +215,9 @@ struct Log: ParsableCommand {
         commandName: "log", abstract: "Log a sleep event.")
     @Argument(help: "One of: \(SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")).") var event: SleepEventType
     @Option(help: "A note.") var note: String?
+    @Flag(help: "wake_final while Dose 2 is still owed: end the night and record Dose 2 as skipped.") var confirm = false
     @OptionGroup var connection: Connection
-    func run() throws { try connection.run(ControlRequest("log", event: event.rawValue, note: note)) }
+    func run() throws { try connection.run(ControlRequest("log", confirm: confirm, event: event.rawValue, note: note)) }
 }
 
 extension SleepEventType: ExpressibleByArgument {}
@@ -234,6 +233,7 @@ struct CheckIn: ParsableCommand {
     @Option(help: "Mental clarity, 1 to 10.") var clarity: Int = 5
     @Option(help: "veryLow, low, neutral, good or great.") var mood: CheckInAnswers.Mood = .neutral
     @Option(help: "Notes.") var notes: String?
+    @Flag(help: "Check in while Dose 2 is still owed: end the night and record Dose 2 as skipped.") var confirm = false
     @OptionGroup var connection: Connection
 
     func validate() throws {
@@ -243,7 +243,7 @@ struct CheckIn: ParsableCommand {
 
     func run() throws {
         let answers = CheckInAnswers(sleepQuality: quality, feelRested: rested, grogginess: grogginess, mentalClarity: clarity, mood: mood, notes: notes)
-        try connection.run(ControlRequest("checkin", checkin: answers))
+        try connection.run(ControlRequest("checkin", confirm: confirm, checkin: answers))
     }
 }
 

@@ -124,6 +124,9 @@ import Glibc
         press dose
         expect phase completed
         remember dose2_at
+        press dose                          # a repeat inside the undo window: already recorded
+        expect sound already_recorded
+        advance 10s
         press dose                          # nothing recorded: STOP
         expect sound stop
         boxctl dose extra
@@ -154,8 +157,8 @@ import Glibc
     }
 
     /// 1000 presses with 0–25 ms of random chatter on both edges: exactly 1000 single
-    /// presses, Dose 1 recorded once. Press 1 takes Dose 1; then presses alternate between
-    /// starting an early confirmation (a warning tone) and cancelling it.
+    /// presses, Dose 1 recorded once. Press 1 takes Dose 1; every later press is a repeat
+    /// of it ("already recorded": inside the undo window, then before the Dose 2 floor).
     @Test func bounce() throws {
         var rng = SplitMix64(seed: 0xB0B_CE)
         var batches: [String] = []
@@ -181,7 +184,7 @@ import Glibc
         \(batches.joined(separator: "\n"))
         expect doses 1 dose1
         expect status phase beforeWindow
-        """ + "\nexpect sounds success " + Array(repeating: "warning", count: 500).joined(separator: " "))
+        """ + "\nexpect sounds success " + Array(repeating: "already_recorded", count: 999).joined(separator: " "))
     }
 
     @Test func stuckButton() throws {

@@ -175,6 +175,9 @@ struct Scenario {
             // The rest of the line, spaces kept.
             let needle = raw.components(separatedBy: "output ").dropFirst().joined(separator: "output ")
             guard let last, (last.out + last.err).contains(needle) else { throw fail("output was: \(last.map { $0.out + $0.err } ?? "")") }
+        case "no-output":
+            let needle = raw.components(separatedBy: "no-output ").dropFirst().joined(separator: "no-output ")
+            guard let last, !(last.out + last.err).contains(needle) else { throw fail("output was: \(last.map { $0.out + $0.err } ?? "")") }
         case "phase":
             let p = try rig.statusJSON()["phase"] as? String
             guard p == w[1] else { throw fail("phase is \(p ?? "nil")") }

@@ -195,6 +195,7 @@ _boxctl_log() {
     local -ar arg_specs=(
         ':event:{__boxctl_complete "${_event[@]}"}'
         '--note[A note.]:note:'
+        '--confirm[wake_final while Dose 2 is still owed\: end the night and record Dose 2 as skipped.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -217,6 +218,7 @@ _boxctl_checkin() {
         '--clarity[Mental clarity, 1 to 10.]:clarity:'
         '--mood[veryLow, low, neutral, good or great.]:mood:{__boxctl_complete "${___mood[@]}"}'
         '--notes[Notes.]:notes:'
+        '--confirm[Check in while Dose 2 is still owed\: end the night and record Dose 2 as skipped.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
