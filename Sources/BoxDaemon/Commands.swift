@@ -84,13 +84,14 @@ extension Engine {
 
     static let testPatterns: [String: LEDPattern] = Dictionary(uniqueKeysWithValues: [
         LEDPattern.slowPulse, .pulse, .fastBlink, .urgentBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
-        .ack, .confirmation, .refused, .stop, .undone, .ready,
+        .ack, .confirmation, .refused, .stop, .undone, .ready, .doubt, .confirmDoubt, .alreadyRecorded,
     ].map { ($0.name, $0) } + LEDColor.allCases.filter { $0 != .off }.map {
         ($0.rawValue, LEDPattern(name: $0.rawValue, color: $0, segments: [3000], repeats: false))
     })
 
     static let testSounds: [String: Sound] = {
-        var all: [String: Sound] = ["success": .success, "warning": .warning, "error": .error, "stop": .stop, "status": .status]
+        var all: [String: Sound] = ["success": .success, "warning": .warning, "error": .error, "stop": .stop, "status": .status,
+                                        "already_recorded": .alreadyRecorded]
         for level in AlarmLevel.allCases { all["alarm_\(level)"] = .alarm(.mainAlarm, level) }
         for kind in AlertKind.allCases { all[kind.rawValue] = .alarm(kind, .standard) }
         return all
@@ -142,7 +143,10 @@ extension Engine {
                 guard let ms = req.ms, ms >= 0, ms <= 7 * 86_400_000 else { return .usage("advance needs 0 to 7 days") }
                 advance(by: .milliseconds(ms))
             case "sim-clock-step":
-                guard let ms = req.ms, abs(ms) <= 400 * 86_400_000 else { return .usage("clock-step needs a signed duration") }
+                // A range check that cannot overflow (abs(Int64.min) traps).
+                guard let ms = req.ms, (-400 * 86_400_000...400 * 86_400_000).contains(ms) else {
+                    return .usage("clock-step needs a signed duration of at most 400 days")
+                }
                 _ = stepWallClock(by: .milliseconds(ms))
             case "sim-led":
                 var r = ControlResponse.success("ok")

@@ -1,4 +1,5 @@
 import BoxControl
+import DoseCore
 import Foundation
 import Logging
 import Synchronization
@@ -10,6 +11,11 @@ import Glibc
 /// `boxd`, newline-delimited JSON. Each connection is served on its own thread with
 /// blocking reads; frames are size-capped, and a bad frame gets an error reply, never a
 /// crash.
+///
+/// Bounded: at most `maxClients` connections are served at once, each closed after
+/// `idleTimeout` without a complete frame. Past the cap a connection waits in a short queue
+/// for one overflow thread, which answers `status` (cheap, read-only: status always answers)
+/// and refuses everything else with `503_BUSY`; past the queue it is refused at once.
 public final class ControlServer: Sendable {
     public typealias Handler = @Sendable (ControlRequest, _ peerUID: UInt32) async -> ControlResponse
 
@@ -17,11 +23,28 @@ public final class ControlServer: Sendable {
     let handler: Handler
     let logger: Logger
     private let listenFD = Mutex<Int32>(-1)
+    /// Connections being served by their own thread.
+    private let active = Mutex<Int>(0)
+    /// Connections past the cap, waiting for the overflow thread.
+    private let overflow = Mutex<[Int32]>([])
+    /// Wakes the overflow thread: [read end, write end].
+    private let overflowWake: [Int32]
+
+    public static let maxClients = 16
+    public static let maxOverflow = 512
+    public static let idleTimeoutSeconds = 5
+    /// How long the overflow thread waits for a waiting connection's frame.
+    static let overflowTimeoutMs = 500
 
     public init(path: String, logger: Logger, handler: @escaping Handler) {
         self.path = path
         self.logger = logger
         self.handler = handler
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        overflowWake = fds
     }
 
     public struct SocketError: Error, CustomStringConvertible {
@@ -54,6 +77,9 @@ public final class ControlServer: Sendable {
         let thread = Thread { [self] in acceptLoop(fd) }
         thread.name = "boxd-control"
         thread.start()
+        let spill = Thread { [self] in overflowLoop() }
+        spill.name = "boxd-control-overflow"
+        spill.start()
     }
 
     public func stop() {
@@ -76,9 +102,90 @@ public final class ControlServer: Sendable {
                 return // closed by stop()
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            let thread = Thread { [self] in serve(client) }
-            thread.name = "boxd-client"
-            thread.start()
+            let admitted = active.withLock { n -> Bool in
+                guard n < Self.maxClients else { return false }
+                n += 1
+                return true
+            }
+            if admitted {
+                let thread = Thread { [self] in
+                    serve(client)
+                    active.withLock { $0 -= 1 }
+                }
+                thread.name = "boxd-client"
+                thread.start()
+            } else if overflow.withLock({ q -> Bool in
+                guard q.count < Self.maxOverflow else { return false }
+                q.append(client)
+                return true
+            }) {
+                var one: UInt8 = 1
+                _ = write(overflowWake[1], &one, 1)
+            } else {
+                _ = send(Self.busy, to: client)
+                close(client)
+            }
+        }
+    }
+
+    static var busy: ControlResponse {
+        ControlResponse(ok: false, exit: .unreachable,
+                        message: "boxd is busy: \(maxClients) connections are open; try again in a few seconds", code: "503_BUSY")
+    }
+
+    /// Serves connections past the cap with poll(2), all at once: a complete `status` frame
+    /// is answered, any other frame refused with `503_BUSY`, and a connection that sends
+    /// nothing within `overflowTimeoutMs` is closed. One thread however many wait.
+    private func overflowLoop() {
+        struct Waiting {
+            var fd: Int32
+            var deadline: ContinuousClock.Instant
+            var buffer: [UInt8] = []
+        }
+        var waiting: [Waiting] = []
+        let wake = overflowWake
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let now = ContinuousClock.now
+            let arrived = overflow.withLock { q -> [Int32] in
+                defer { q.removeAll() }
+                return q
+            }
+            for fd in arrived {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                waiting.append(Waiting(fd: fd, deadline: now + .milliseconds(Self.overflowTimeoutMs)))
+            }
+            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)] + waiting.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            var soonest: Int32 = -1
+            if let first = waiting.map(\.deadline).min() {
+                let left: Duration = first - now
+                soonest = Int32(max(0, min(Double(Self.overflowTimeoutMs), left.seconds * 1000)).rounded(.up))
+            }
+            _ = poll(&fds, nfds_t(fds.count), soonest)
+            if fds[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = drain.withUnsafeMutableBytes { read(wake[0], $0.baseAddress, $0.count) }
+            }
+            var kept: [Waiting] = []
+            for (i, var w) in waiting.enumerated() {
+                var done = false
+                if fds[i + 1].revents != 0 {
+                    let n = chunk.withUnsafeMutableBytes { read(w.fd, $0.baseAddress, $0.count) }
+                    if n > 0 { w.buffer += chunk[0..<n] } else if !(n < 0 && errno == EAGAIN) { done = true }
+                }
+                if let nl = w.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let frame = Array(w.buffer[..<nl])
+                    let isStatus = (try? ControlProtocol.decoder().decode(ControlRequest.self, from: Data(frame)))?.cmd == "status"
+                    _ = fcntl(w.fd, F_SETFL, fcntl(w.fd, F_GETFL) & ~O_NONBLOCK)
+                    _ = send(isStatus ? respond(to: frame, uid: Self.peerUID(w.fd) ?? UInt32.max) : Self.busy, to: w.fd)
+                    done = true
+                } else if done || w.buffer.count > ControlProtocol.maxFrameBytes || ContinuousClock.now >= w.deadline {
+                    _ = send(Self.busy, to: w.fd)
+                    done = true
+                }
+                if done { close(w.fd) } else { kept.append(w) }
+            }
+            waiting = kept
         }
     }
 
@@ -92,7 +199,8 @@ public final class ControlServer: Sendable {
 
     private func serve(_ fd: Int32) {
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0) // a half-sent frame must not hold a thread forever
+        // An idle or half-sent frame must not hold one of the few slots for long.
+        var timeout = timeval(tv_sec: Self.idleTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let uid = Self.peerUID(fd) ?? UInt32.max
         var buffer: [UInt8] = []

@@ -48,6 +48,8 @@ public final class Daemon: Sendable {
     let logger: Logger
     let options: DaemonOptions
     public let hardwareDescription: String
+    /// Held for the daemon's life: one boxd per state directory.
+    let lock: StateDirectoryLock
 
     /// Builds the box. Throws only for what must stop the start: a bad config or a socket that cannot be bound.
     public init(options: DaemonOptions, logger: Logger) throws {
@@ -58,6 +60,7 @@ public final class Daemon: Sendable {
         if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
 
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
+        lock = try StateDirectoryLock.acquire(options.stateDirectory)
         let clock: any BoxClock = switch options.clock {
         case .real: RealClock()
         case .sim(let start, _): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
@@ -95,7 +98,7 @@ public final class Daemon: Sendable {
         hardwareDescription = hw.description
         edges = hw.edges
 
-        let state = BoxState.rebuilt(settings: settings, records: records)
+        let state = BoxState.rebuilt(settings: settings, records: records, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
         let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth, simulatedButtons: hw.edges is SimButtons)
@@ -117,23 +120,28 @@ public final class Daemon: Sendable {
         var audio: any TonePlayer
         var buttonsHealth: @Sendable () -> String?
         var description: String
+        /// `auto` found nothing to drive: a fault-level line in status, never a quiet "ok".
+        var simulatedByDefault: Bool
     }
 
+    /// Simulated buttons and LED only when asked for (`--hardware sim`, the demo, tests), or
+    /// with `auto` when no config file names a chip and the machine has no GPIO chip at all
+    /// (then status carries the fault `buttons_simulated`). Otherwise the configured chip,
+    /// now or, with the fault `gpio_unavailable`, as soon as it can be opened.
     static func makeHardware(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) throws -> HardwareSet {
         let animate = !clock.isSimulated
         let audio: any TonePlayer = makeAudio(options: options, config: config, clock: clock, logger: logger)
-        if options.hardware != .sim {
-            do {
-                let gpio = try GPIOBackend.open(config: config, logger: logger)
-                return HardwareSet(edges: gpio.buttons, led: LEDPlayer(output: gpio.led, animate: animate), audio: audio,
-                                   buttonsHealth: gpio.health, description: "gpio (\(gpio.chipDescription))")
-            } catch let error as GPIOBackend.NoChip where options.hardware == .auto {
-                logger.notice("no GPIO hardware (\(error)); running with simulated buttons and LED")
-            }
-            // Anything else (a line the chip does not have, a busy line, a chip that was asked for) stops the start.
+        let simulate = options.hardware == .sim
+            || (options.hardware == .auto && options.configPath == nil && !GPIOChipLocator.anyChipPresent())
+        if simulate {
+            let asked = options.hardware == .sim
+            if !asked { logger.warning("no config file and no GPIO chip: the buttons and LED are SIMULATED") }
+            return HardwareSet(edges: SimButtons(), led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
+                               buttonsHealth: { nil }, description: "sim", simulatedByDefault: !asked)
         }
-        return HardwareSet(edges: SimButtons(), led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
-                           buttonsHealth: { nil }, description: "sim")
+        let gpio = RetryingGPIO(config: config, logger: logger)
+        return HardwareSet(edges: gpio, led: LEDPlayer(output: gpio, animate: animate), audio: audio,
+                           buttonsHealth: { gpio.fault }, description: gpio.description, simulatedByDefault: false)
     }
 
     static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {

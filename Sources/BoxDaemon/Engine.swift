@@ -42,10 +42,15 @@ public actor Engine {
     var transitionNow: Moment?
     var lastPhase: Phase?
     var logFaultDetail: String?
+    /// Records of time passing (a session's fallback close) that could not be written: the
+    /// night goes on in memory, and they are written, in order, ahead of the next write.
+    var unsaved: [LogRecord] = []
+    /// Set while faults are being refreshed, so a fault transition never nests another.
+    var refreshingHealth = false
     var clockSynced: @Sendable () -> Bool
 
     /// What was played and shown, with simulated-clock offsets (for `boxctl sim sounds` and tests).
-    public private(set) var soundLog: [SoundReport] = []
+    public internal(set) var soundLog: [SoundReport] = []
     public private(set) var ledLog: [(offset: Duration, color: LEDColor, pattern: String)] = []
     /// For the benchmark: press edge -> LED acknowledgement written, and release edge ->
     /// single press committed, both on the edge clock.
@@ -75,10 +80,11 @@ public actor Engine {
     /// Sees every LED change, sound and phase change (the demo's transcript).
     public func setObserver(_ observer: @escaping @Sendable (Moment, String) -> Void) { self.observer = observer }
 
-    /// The first transition after start: shows the LED, rings what fell due while down.
+    /// The first transition after start: shows the LED and every fault the hardware has
+    /// now (not at the first event), rings what fell due while down.
     public func start() {
-        if log?.fault != nil { _ = apply(.setFault(.logRecovered, active: true), source: .system) }
-        if log == nil { _ = apply(.setFault(.logUnwritable, active: true), source: .system) }
+        if log?.fault != nil { setFault(.logRecovered, active: true) }
+        if log == nil { setFault(.logUnwritable, active: true) }
         _ = apply(.tick, source: .system)
     }
 
@@ -117,41 +123,104 @@ public actor Engine {
     }
 
     public func tick() {
+        if log == nil { reopenLog() }
+        if hardware.audio.fault != nil { hardware.audio.retryIfBroken() }
         fireGestureDeadlines()
         _ = apply(.tick, source: .system)
         refreshHealth()
     }
 
     /// Applies one action: persist first, then everything else. Nothing is acknowledged
-    /// unless the write returned.
+    /// unless the write returned. A failed write never recurses: the fault is set once,
+    /// the error tone plays for the person who acted, and time-passing records stay in
+    /// memory (the night goes on, alarms ring) until a later write takes them.
     public func apply(_ action: Action, source: Source) -> ApplyResult {
         let now = clock.now()
-        let ids = (0..<3).map { _ in UUID().uuidString.lowercased() }
-        let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: ids))
-        var effects = t.effects[...]
-        if case .persist(let records)? = effects.first {
-            effects = effects.dropFirst()
-            do {
-                guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
-                try log.append(records)
-            } catch {
-                logger.error("night log write failed, nothing recorded: \(error)")
-                logFaultDetail = "\(error)"
-                if !state.faults.contains(.logUnwritable) { _ = apply(.setFault(.logUnwritable, active: true), source: .system) }
-                play(.error)
-                return .failed("Not recorded: \(error)")
-            }
+        let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: freshIDs()))
+        let written = write(t.records)
+        if case .failed(let failure) = written, source != .system {
+            setFault(.logUnwritable, active: true)
+            play(.error)
+            showLED(now)
+            return .failed("Not recorded: \(failure)")
         }
+        // A setting is saved before the reply says so.
+        for case .saveTarget(let m) in t.effects {
+            if let failure = saveTarget(m) { return .failed("Not saved: \(failure). The target stays \(state.settings.targetMinutes) minutes.") }
+        }
+        if case .failed = written { unsaved += t.records }
         state = t.state
         transitionNow = now
-        perform(effects)
-        if !t.records.isEmpty, state.faults.contains(.logUnwritable) {
-            logFaultDetail = nil
-            _ = apply(.setFault(.logUnwritable, active: false), source: .system)
+        perform(t.effects)
+        switch written {
+        case .failed: setFault(.logUnwritable, active: true)
+        case .written: setFault(.logUnwritable, active: false)
+        case .nothing: break
         }
+        refreshHealth()
+        showLED(now)
         noticePhase(now)
         reschedule()
         return .done(t.outcome)
+    }
+
+    enum WriteResult {
+        case nothing, written
+        case failed(String)
+    }
+
+    /// Writes `unsaved` and then `records` in one transaction.
+    func write(_ records: [LogRecord]) -> WriteResult {
+        let all = unsaved + records
+        guard !all.isEmpty else { return .nothing }
+        do {
+            guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
+            try log.append(all)
+            unsaved = []
+            if logFaultDetail != nil {
+                logFaultDetail = nil
+                logger.notice("night log writable again")
+            }
+            return .written
+        } catch {
+            // Reported once per distinct failure, not once per attempt.
+            if logFaultDetail != "\(error)" { logger.error("night log write failed, nothing recorded: \(error)") }
+            logFaultDetail = "\(error)"
+            return .failed("\(error)")
+        }
+    }
+
+    /// Raises or clears a fault without nesting a transition: whatever time-passing records
+    /// the fault transition carries ride with the next write.
+    func setFault(_ fault: Fault, active: Bool) {
+        guard state.faults.contains(fault) != active else { return }
+        let now = clock.now()
+        let t = DoseReducer.reduce(state, .setFault(fault, active: active), Context(now: now, source: .system, ids: freshIDs()))
+        unsaved += t.records
+        state = t.state
+        transitionNow = now
+        perform(t.effects)
+        showLED(now)
+    }
+
+    /// A log that could not be opened at start is tried again; once open, what is waiting is written.
+    func reopenLog() {
+        guard let opened = try? NightLog.open(stateDirectory: stateDirectory) else { return }
+        logger.notice("night log opened")
+        log = opened
+        if unsaved.isEmpty { setFault(.logUnwritable, active: false) } // else the next write clears it
+    }
+
+    func freshIDs() -> [String] { (0..<3).map { _ in UUID().uuidString.lowercased() } }
+
+    /// The LED is derived from the state after every transition; the player ignores a
+    /// pattern it already shows.
+    func showLED(_ now: Moment) {
+        let p = state.ledPattern(at: now)
+        guard hardware.led.base != p else { return }
+        hardware.led.setBase(p)
+        ledLog.append((simOffset, p.color, p.name))
+        observer?(now, p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)")
     }
 
     public enum ApplyResult: Sendable {
@@ -159,14 +228,11 @@ public actor Engine {
         case failed(String)
     }
 
-    func perform(_ effects: ArraySlice<Effect>) {
+    func perform(_ effects: [Effect]) {
         for effect in effects {
             switch effect {
             case .persist: break // handled before
-            case .led(let p):
-                hardware.led.setBase(p)
-                ledLog.append((simOffset, p.color, p.name))
-                observer?(transitionNow ?? clock.now(), p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)")
+            case .led: break // derived from the state after the transition (showLED)
             case .flash(let p, let d):
                 hardware.led.flash(p, duration: d)
                 ledLog.append((simOffset, p.color, "flash:" + p.name))
@@ -174,7 +240,7 @@ public actor Engine {
             case .stopSound: hardware.audio.stop()
             case .schedule(let plan): logger.debug("alarm plan: \(plan.steps.map(\.description).joined(separator: ", "))")
             case .cancelAlarms: logger.info("no alarms remain tonight")
-            case .saveTarget(let m): saveTarget(m)
+            case .saveTarget: break // saved before the state changed
             }
         }
     }
@@ -185,26 +251,28 @@ public actor Engine {
         soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description))
         logger.info("sound \(s)")
         observer?(transitionNow ?? clock.now(), "sound \(s)")
-        refreshHealth()
     }
 
     var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
 
-    /// Raises or clears faults the hardware reports (checked on every tick and sound).
+    /// Raises or clears faults the hardware reports (after every transition and tick).
     func refreshHealth() {
+        guard !refreshingHealth else { return }
+        refreshingHealth = true
+        defer { refreshingHealth = false }
         let audioBroken = hardware.audio.fault != nil
         if audioBroken != state.faults.contains(.audioUnavailable) {
-            if audioBroken { logger.error("audio fault: \(hardware.audio.fault ?? "")") }
-            _ = apply(.setFault(.audioUnavailable, active: audioBroken), source: .system)
+            if audioBroken { logger.error("audio fault: \(hardware.audio.fault ?? "")") } else { logger.notice("audio works again") }
+            setFault(.audioUnavailable, active: audioBroken)
         }
         let buttonsBroken = hardware.buttonsHealth() != nil
         if buttonsBroken != state.faults.contains(.gpioUnavailable) {
-            if buttonsBroken { logger.error("buttons fault: \(hardware.buttonsHealth() ?? "")") }
-            _ = apply(.setFault(.gpioUnavailable, active: buttonsBroken), source: .system)
+            if buttonsBroken { logger.error("buttons fault: \(hardware.buttonsHealth() ?? "")") } else { logger.notice("buttons work again") }
+            setFault(.gpioUnavailable, active: buttonsBroken)
         }
         let synced = clockSynced()
         if synced == state.faults.contains(.clockUnsynced) {
-            _ = apply(.setFault(.clockUnsynced, active: !synced), source: .system)
+            setFault(.clockUnsynced, active: !synced)
         }
     }
 
@@ -219,10 +287,20 @@ public actor Engine {
 
     // MARK: - Timers (real and fast clocks; the simulated clock is driven by `advance`)
 
+    /// How often a broken night log, sound device or button chip is tried again.
+    static let retryInterval: Duration = .seconds(30)
+
+    /// Something is broken and must be tried again on a schedule, not only at the next event.
+    var needsRetry: Bool {
+        !unsaved.isEmpty || log == nil || state.faults.contains(.logUnwritable)
+            || state.faults.contains(.audioUnavailable) || state.faults.contains(.gpioUnavailable)
+    }
+
     func reschedule() {
         guard !clock.isSimulated else { return }
         coreTimer?.cancel()
-        if let d = state.nextDeadline(at: clock.now()) {
+        let retry = needsRetry ? Self.retryInterval : nil
+        if let d = [state.nextDeadline(at: clock.now()), retry].compactMap({ $0 }).min() {
             let clock = self.clock
             coreTimer = Task { [weak self] in
                 do { try await clock.sleep(for: d) } catch { return }
@@ -263,103 +341,36 @@ public actor Engine {
         return started - deadline
     }
 
-    // MARK: - Simulation
-
-    /// Moves the simulated clock by `d`, firing every deadline on the way in order.
-    public func advance(by d: Duration) {
-        guard let sim = clock as? SimClock else { return }
-        let target = sim.now().monoNanos + d.nanoseconds
-        while true {
-            let now = sim.now()
-            var next: Int64? = state.nextDeadline(at: now).map { now.monoNanos + max($0.nanoseconds, 1) }
-            if let g = recognizers.values.compactMap(\.nextDeadline).min() {
-                next = min(next ?? Int64.max, max(g.nanoseconds, now.monoNanos))
-            }
-            guard let n = next, n <= target else { break }
-            sim.advance(toMono: n)
-            fireGestureDeadlines()
-            _ = apply(.tick, source: .system)
-        }
-        sim.advance(toMono: target)
-        tick()
-    }
-
-    /// Injects edges at millisecond offsets from now, moving the simulated clock through
-    /// them, then until the gesture is resolved.
-    public func simEdges(button: String, _ edges: [(ms: Int64, direction: RawEdge.Direction)]) throws(SimError) {
-        guard let sim = clock as? SimClock else { throw .notSimulated }
-        guard recognizers[button] != nil else { throw .unknownButton(button) }
-        let start = sim.now().monoNanos
-        for e in edges.sorted(by: { $0.ms < $1.ms }) {
-            let at = start + e.ms * 1_000_000
-            advance(by: .nanoseconds(max(0, at - sim.now().monoNanos)))
-            let activeLow = config.buttons.first { $0.name == button }?.activeLow ?? true
-            // Edges describe the physical press: "down" is the pressed level.
-            let direction: RawEdge.Direction = e.direction == .falling ? (activeLow ? .falling : .rising) : (activeLow ? .rising : .falling)
-            handle(ButtonEdge(button: button, edge: RawEdge(direction, at: .nanoseconds(at))))
-        }
-        // Let the gesture resolve (lockout, double gap), but never run into the stuck guard.
-        while let r = recognizers[button], !r.isPressed, let d = r.nextDeadline {
-            advance(by: .nanoseconds(max(1, d.nanoseconds - sim.now().monoNanos)))
-        }
-    }
-
-    public enum SimError: Error, Sendable {
-        case notSimulated
-        case unknownButton(String)
-    }
-
-    public func clearSoundLog() { soundLog.removeAll() }
-
-    public func stepWallClock(by d: Duration) -> Bool {
-        guard let sim = clock as? SimClock else { return false }
-        sim.stepWall(by: d)
-        tick()
-        return true
-    }
-
-    /// Swaps the night log for a read-only handle: the next write fails as on a read-only file system.
-    public func simulateReadOnlyLog() throws {
-        log = try NightLog.openReadOnly(stateDirectory: stateDirectory)
-    }
-
-    /// The benchmark's measurements, in ms; cleared when read.
-    public func takeMetrics() -> [String: [Double]] {
-        defer {
-            pressLatencies.removeAll()
-            commitDelays.removeAll()
-        }
-        return ["press_to_led_ms": pressLatencies.map { $0.seconds * 1000 }, "single_commit_ms": commitDelays.map { $0.seconds * 1000 }]
-    }
-
-    /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark uses it).
-    public func inject(button: String, pressed: Bool) -> Bool {
-        guard hardware.simulatedButtons, let b = config.buttons.first(where: { $0.name == button }) else { return false }
-        let direction: RawEdge.Direction = pressed == b.activeLow ? .falling : .rising
-        handle(ButtonEdge(button: button, edge: RawEdge(direction, at: clock.edgeNow())))
-        return true
-    }
-
     // MARK: - Settings and status
 
-    func saveTarget(_ minutes: Int) {
+    /// Saves the target; returns why it could not be saved, or nil.
+    func saveTarget(_ minutes: Int) -> String? {
         do {
             try SettingsStore(directory: stateDirectory).save(targetMinutes: minutes)
+            return nil
         } catch {
             logger.error("could not save the target setting: \(error)")
+            return (error as NSError).localizedDescription
         }
     }
 
+    /// The health line, derived from the same fault set as the fault list (one source),
+    /// with the devices' own words for the detail.
     public func health() -> StatusReport.Health {
-        StatusReport.Health(
-            buttons: hardware.buttonsHealth().map { "FAULT (\($0))" } ?? (state.faults.contains { if case .buttonStuck = $0 { true } else { false } } ? "stuck" : "ok"),
-            audio: hardware.audio.fault.map { "FAULT (\($0))" } ?? "ok",
-            log: logFaultDetail.map { "FAULT (\($0))" } ?? (log == nil ? "FAULT (not open)" : (log?.fault != nil ? "recovered" : "ok")),
-            clock: clockSynced() ? "synced" : "not synced")
+        let f = state.faults
+        let stuck = f.contains { if case .buttonStuck = $0 { true } else { false } }
+        let buttons = f.contains(.gpioUnavailable) ? "FAULT (\(hardware.buttonsHealth() ?? "unavailable"))"
+            : f.contains(.buttonsSimulated) ? "SIMULATED" : stuck ? "stuck" : "ok"
+        return StatusReport.Health(
+            buttons: buttons,
+            audio: f.contains(.audioUnavailable) ? "FAULT (\(hardware.audio.fault ?? "unavailable"))" : "ok",
+            log: f.contains(.logUnwritable) ? "FAULT (\(logFaultDetail ?? "not writable"))" : f.contains(.logRecovered) ? "recovered" : "ok",
+            clock: f.contains(.clockUnsynced) ? "not synced" : "synced")
     }
 
     public func status() -> StatusReport {
-        StatusReport(state: state, now: clock.now(), source: "boxd", health: health())
+        refreshHealth()
+        return StatusReport(state: state, now: clock.now(), source: "boxd", health: health())
     }
 
     /// Returns when the engine is free to run: the watchdog's proof of life.

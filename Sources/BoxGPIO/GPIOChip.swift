@@ -45,6 +45,12 @@ public struct GPIOChipLocator: Sendable {
         driver.chips()
     }
 
+    /// Whether the machine has a GPIO character device at all, openable or not (a chip
+    /// boxd may not open is a fault to show, not a reason to simulate).
+    public static func anyChipPresent(devDirectory: String = "/dev") -> Bool {
+        (try? FileManager.default.contentsOfDirectory(atPath: devDirectory))?.contains { $0.hasPrefix("gpiochip") } ?? false
+    }
+
     public func locate(_ spec: String) throws(GPIOError) -> ChipInfo {
         try Self.find(spec, in: driver.chips())
     }

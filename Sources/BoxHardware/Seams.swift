@@ -39,4 +39,11 @@ public protocol TonePlayer: Sendable {
     func stop()
     /// The current failure, if the device is broken (it keeps retrying), else nil.
     var fault: String? { get }
+    /// Tries a broken device again now (the daemon calls it on its retry schedule).
+    func retryIfBroken()
+}
+
+extension TonePlayer {
+    /// Players that retry on their own thread (ALSA) need nothing more.
+    public func retryIfBroken() {}
 }

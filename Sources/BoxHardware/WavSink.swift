@@ -113,6 +113,18 @@ public final class WavSink: TonePlayer {
         }
     }
 
+    /// A sink that could not be created (or broke) is tried again: the fault clears once the
+    /// file can be written, e.g. after space was freed.
+    public func retryIfBroken() {
+        state.withLock { s in
+            guard s.writer == nil, s.writeFault != nil, let path else { return }
+            if let writer = try? WavWriter(path: path, sampleRate: sampleRate) {
+                s.writer = writer
+                s.writeFault = nil
+            }
+        }
+    }
+
     /// Simulates the audio device vanishing (true) and coming back (false).
     public func setFailing(_ failing: Bool) {
         state.withLock { $0.failing = failing }

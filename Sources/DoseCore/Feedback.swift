@@ -105,6 +105,8 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
     case logRecovered
     case buttonStuck(String)
     case gpioUnavailable
+    /// `--hardware auto` found no config and no GPIO chip: the buttons and LED are simulated.
+    case buttonsSimulated
     case clockUnsynced
 
     public var code: String {
@@ -114,6 +116,7 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .logRecovered: "log_recovered"
         case .buttonStuck(let name): "button_stuck:\(name)"
         case .gpioUnavailable: "gpio_unavailable"
+        case .buttonsSimulated: "buttons_simulated"
         case .clockUnsynced: "clock_unsynced"
         }
     }
@@ -125,8 +128,10 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
         case .logRecovered: "The night log was damaged and set aside; a new one was started. Keep the .corrupt file for support."
         case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
-        case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`."
-        case .clockUnsynced: "The wall clock is not synchronised; times shown may be off, the dose window is not affected."
+        case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`; the box keeps retrying."
+        case .buttonsSimulated: "SIMULATED buttons and LED: no config file names a GPIO chip and none was found. A real button does nothing."
+        case .clockUnsynced:
+            "The wall clock is not synchronised: times shown may be off, and after a reboot the dose window is measured on this clock, so it may be off too."
         }
     }
 

@@ -42,9 +42,11 @@ struct Boxd: AsyncParsableCommand {
     @Flag(help: "Log debug messages.")
     var verbose = false
 
+    static let maxSpeed: Double = 100_000
+
     mutating func validate() throws {
         guard ["auto", "gpio", "sim"].contains(hardware) else { throw ValidationError("--hardware must be auto, gpio or sim") }
-        guard speed > 0, speed <= 100_000 else { throw ValidationError("--speed must be between 0 and 100000") }
+        guard speed.isFinite, speed >= 1, speed <= Self.maxSpeed else { throw ValidationError("--speed must be from 1 to \(Int(Self.maxSpeed))") }
         _ = try parseClock()
         _ = try parseAudio()
     }
@@ -57,7 +59,13 @@ struct Boxd: AsyncParsableCommand {
             }
             return .sim(start: start, timeZone: Self.zone(ofISO: String(clock.dropFirst(4))))
         }
-        if clock.hasPrefix("fast:"), let n = Double(clock.dropFirst(5)), n > 0 { return .fast(speed: n) }
+        if clock.hasPrefix("fast:") {
+            // Bounded so ten years of fast time still fits the clock's 64-bit nanoseconds.
+            guard let n = Double(clock.dropFirst(5)), n.isFinite, n >= 1, n <= Self.maxSpeed else {
+                throw ValidationError("--clock fast:N needs N from 1 to \(Int(Self.maxSpeed))")
+            }
+            return .fast(speed: n)
+        }
         throw ValidationError("--clock must be real, sim:ISO8601 or fast:N")
     }
 

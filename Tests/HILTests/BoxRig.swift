@@ -61,7 +61,8 @@ final class BoxRig: @unchecked Sendable {
         let p = Process()
         p.executableURL = Self.boxd
         let clock = extraArgs.contains("--clock") ? [] : ["--clock", "sim:\(start)"]
-        p.arguments = ["--hardware", "sim"] + clock + ["--state-dir", dir.path, "--socket", socket] + extraArgs
+        let hardware = extraArgs.contains("--hardware") ? [] : ["--hardware", "sim"]
+        p.arguments = hardware + clock + ["--state-dir", dir.path, "--socket", socket] + extraArgs
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath
         env.removeValue(forKey: "WATCHDOG_USEC")
