@@ -57,20 +57,52 @@ public struct RealClock: BoxClock {
 }
 
 /// Real time sped up N times, for demos: a night passes in minutes. Button gestures keep
-/// real time (the edge clock is the real CLOCK_MONOTONIC): a press is still a press.
+/// real time (the edge clock is the real CLOCK_MONOTONIC): a press is still a press. While
+/// a confirmation waits the clock runs at real speed (`setRealTime`), so its 15 s are 15 s
+/// for the person holding the button, at any speed.
 public final class FastClock: BoxClock {
-    let speed: Double
-    let startWall: Date
-    let startMono: Int64
-    let boot = "fast-\(UUID().uuidString.lowercased())"
-
-    public init(speed: Double, startWall: Date = Date()) {
-        self.speed = speed
-        self.startWall = startWall
-        startMono = KernelClock.read(CLOCK_BOOTTIME)
+    struct Anchor {
+        var realNanos: Int64
+        var elapsedNanos: Int64
+        var realTime = false
     }
 
-    var elapsedNanos: Int64 { Int64(Double(KernelClock.read(CLOCK_BOOTTIME) - startMono) * speed) }
+    let speed: Double
+    let startWall: Date
+    let boot = "fast-\(UUID().uuidString.lowercased())"
+    /// Real time, CLOCK_BOOTTIME in ns (a test passes its own).
+    let realNanos: @Sendable () -> Int64
+    private let anchor: Mutex<Anchor>
+
+    public convenience init(speed: Double, startWall: Date = Date()) {
+        self.init(speed: speed, startWall: startWall, realNanos: { KernelClock.read(CLOCK_BOOTTIME) })
+    }
+
+    public init(speed: Double, startWall: Date, realNanos: @escaping @Sendable () -> Int64) {
+        self.speed = speed
+        self.startWall = startWall
+        self.realNanos = realNanos
+        anchor = Mutex(Anchor(realNanos: realNanos(), elapsedNanos: 0))
+    }
+
+    public var runsInRealTime: Bool { anchor.withLock { $0.realTime } }
+    var currentSpeed: Double { runsInRealTime ? 1 : speed }
+
+    var elapsedNanos: Int64 {
+        let real = realNanos()
+        return anchor.withLock { a in a.elapsedNanos + Int64(Double(real - a.realNanos) * (a.realTime ? 1 : speed)) }
+    }
+
+    /// Runs at real speed (true) or sped up (false) from now on, without a jump.
+    public func setRealTime(_ on: Bool) {
+        let real = realNanos()
+        anchor.withLock { a in
+            guard a.realTime != on else { return }
+            a.elapsedNanos += Int64(Double(real - a.realNanos) * (a.realTime ? 1 : speed))
+            a.realNanos = real
+            a.realTime = on
+        }
+    }
 
     public func now() -> Moment {
         let e = elapsedNanos
@@ -78,13 +110,13 @@ public final class FastClock: BoxClock {
     }
     public func edgeNow() -> Duration { RealClock().edgeNow() }
     public func sleep(for d: Duration) async throws {
-        try await Task.sleep(for: max(d, Duration.zero) / speed, clock: .continuous)
+        try await Task.sleep(for: max(d, Duration.zero) / currentSpeed, clock: .continuous)
     }
     public func sleep(untilEdge deadline: Duration) async throws {
         try await RealClock().sleep(untilEdge: deadline)
     }
     public var isSimulated: Bool { false }
-    public var description: String { "fast:\(speed)" }
+    public var description: String { "fast:\(DoseConstants.number(speed))" }
 }
 
 /// A clock that moves only when told. Both timelines advance together; `stepWall` moves

@@ -9,14 +9,18 @@ import Glibc
 
 /// `boxd --demo`: the whole box in a terminal. Space is the dose button (d: double press,
 /// h: hold, q: quit), the LED is drawn in the terminal, sound goes to ALSA when a card
-/// exists or else to a WAV file, and a night passes `speed` times faster. Without a
-/// terminal it takes Dose 1, sleeps through the night and prints what happened.
+/// exists or else to a WAV file, and a night passes `speed` times faster (real time while a
+/// confirmation waits). In a terminal nothing happens until a key is pressed; without one
+/// it takes Dose 1, sleeps through the night and prints what happened. A state directory
+/// it made itself is removed on exit.
 public enum Demo {
     public static func run(options base: DaemonOptions, speed: Double) async throws {
         var options = base
         let interactive = isatty(0) == 1
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("boxd-demo-\(getpid())")
-        if base.stateDirectory.path == "/var/lib/boxd" { options.stateDirectory = dir }
+        let ownDirectory = base.stateDirectory.path == "/var/lib/boxd"
+        if ownDirectory { options.stateDirectory = dir }
+        defer { if ownDirectory { try? FileManager.default.removeItem(at: dir) } }
         if base.socketPath == "/run/boxd/control.sock" { options.socketPath = options.stateDirectory.appendingPathComponent("control.sock").path }
         options.hardware = .sim
         options.clock = .fast(speed: speed)
@@ -35,7 +39,8 @@ public enum Demo {
         default: options.stateDirectory.appendingPathComponent("sounds.wav").path
         }
         print("DoseTap Box demo: a night at \(Int(speed))× speed. Sound: \(audioWhere). Socket: \(options.socketPath)")
-        print(interactive ? "Keys: space = press, d = double press, h = hold, q = quit." : "No terminal: Dose 1 now, then the box is left alone all night.")
+        print(interactive ? "Keys: space = the dose button (Dose 1 first), d = double press, h = hold, q = quit."
+                          : "No terminal: Dose 1 now, then the box is left alone all night.")
         await engine.setObserver { moment, text in
             let c = SessionRules.calendar(tz).dateComponents([.hour, .minute, .second], from: moment.wall)
             let clock = String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
@@ -57,8 +62,6 @@ public enum Demo {
                 await engine.handle(ButtonEdge(button: "dose", edge: RawEdge(.rising, at: clock.edgeNow())))
             }
         }
-        await press(120, false) // Dose 1, so there is a night to watch
-
         if interactive {
             let saved = rawMode()
             defer { restore(saved) }
@@ -72,6 +75,7 @@ public enum Demo {
                 }
             }
         } else {
+            await press(120, false) // Dose 1, so there is a night to watch
             // Until the window has closed and its last alarm has rung.
             while true {
                 try await Task.sleep(for: .milliseconds(200))
@@ -81,7 +85,7 @@ public enum Demo {
                 if !s.night.isOpen || s.night.isDose2Resolved { break }
             }
             let s = await engine.status()
-            print("Night over: phase \(s.phase); the log is in \(options.stateDirectory.path).")
+            print("Night over: phase \(s.phase)." + (ownDirectory ? "" : " The log is in \(options.stateDirectory.path)."))
         }
         await stop(daemon)
     }

@@ -160,6 +160,8 @@ public actor Engine {
         refreshHealth()
         showLED(now)
         noticePhase(now)
+        // A sped-up demo clock slows to real time while a confirmation waits for a hand.
+        (clock as? FastClock)?.setRealTime(state.pending != nil)
         reschedule()
         return .done(t.outcome)
     }

@@ -1,0 +1,56 @@
+import BoxDaemon
+import BoxHardware
+import DoseCore
+import Foundation
+import Logging
+import NightLog
+import Synchronization
+import Testing
+
+/// Issue 19 item 12: at any demo speed a confirmation waits in real time for a human hand.
+@Suite struct FastClockTests {
+    final class FakeTime: Sendable {
+        let nanos = Mutex<Int64>(1_000_000_000)
+        func advance(_ d: Duration) { nanos.withLock { $0 += d.nanoseconds } }
+        var read: @Sendable () -> Int64 { { [self] in nanos.withLock { $0 } } }
+    }
+
+    @Test func realTimeWhileAsked_andNoJumpEitherWay() {
+        let time = FakeTime()
+        let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
+        time.advance(.seconds(1))
+        #expect(clock.now().monoNanos == 60_000_000_000)
+        clock.setRealTime(true)
+        time.advance(.seconds(15))
+        #expect(clock.now().monoNanos == 75_000_000_000, "15 s of a confirmation are 15 s")
+        clock.setRealTime(false)
+        #expect(clock.now().monoNanos == 75_000_000_000)
+        time.advance(.seconds(1))
+        #expect(clock.now().monoNanos == 135_000_000_000)
+    }
+
+    @Test func aPendingConfirmationSlowsTheDemoClock() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let time = FakeTime()
+        let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
+        var config = try BoxConfig.load(path: nil)
+        config.timeZone = TimeZone(identifier: "America/New_York")!
+        let engine = Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
+                            clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero })),
+                            config: config, logger: Logger(label: "test"))
+        _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose")) // Dose 1
+        time.advance(.seconds(125)) // 125 min on the demo clock: past the floor, before the window
+        _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose"))
+        #expect(await engine.state.pending?.kind == .early)
+        #expect(clock.runsInRealTime)
+        time.advance(.seconds(3)) // three real seconds: the confirmation still waits
+        _ = await engine.apply(.tick, source: .system)
+        #expect(await engine.state.pending != nil)
+        _ = await engine.apply(.gesture(.confirmHold, button: "dose"), source: .button("dose"))
+        #expect(!clock.runsInRealTime)
+        #expect(await engine.state.night.dose2?.metadata.isEarly == true)
+        await engine.shutdown()
+    }
+}
