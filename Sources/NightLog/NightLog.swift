@@ -11,7 +11,8 @@ import GRDBSQLite
 /// wants to call it synchronously and know the data is on disk when it returns. GRDB's
 /// `DatabasePool` already serializes writes on its own queue and is `Sendable`, so an
 /// actor would only add an `await` hop and a second queue in front of the first one.
-/// All stored properties are immutable, which is what makes the class `Sendable`.
+/// All stored properties are immutable, which is what makes the class `Sendable` (the pool
+/// itself lives in `LogStore`, which swaps it under a lock when its files had to be reopened).
 public final class NightLog: Sendable {
     public static let fileName = "nightlog.sqlite"
 
@@ -19,11 +20,17 @@ public final class NightLog: Sendable {
     public let fileURL: URL
     /// Set when opening had to recover from a damaged file; nil on a normal open.
     public let fault: LogFault?
+    /// What that recovery carried over from the damaged file (nil on a normal open). When
+    /// `salvage?.doseRecordCertain == false`, a dose may be missing from this log.
+    public let salvage: SalvageReport?
     /// True for `openReadOnly`: every write fails with `NightLogError.readOnly`.
     public let isReadOnly: Bool
 
+    /// The connection(s) and, for the writer, the watch over the files (see `LogStore`).
+    let store: LogStore
+
     /// A `DatabasePool` (writer) or a read-only `DatabaseQueue`.
-    let db: any DatabaseWriter
+    var db: any DatabaseWriter { store.writer }
 
     var path: String { fileURL.path }
 
@@ -35,10 +42,11 @@ public final class NightLog: Sendable {
         }
     }
 
-    private init(fileURL: URL, db: any DatabaseWriter, fault: LogFault?, isReadOnly: Bool) {
+    private init(fileURL: URL, db: any DatabaseWriter, fault: LogFault?, salvage: SalvageReport? = nil, isReadOnly: Bool) {
         self.fileURL = fileURL
-        self.db = db
+        self.store = LogStore(path: fileURL.path, writer: db, watchSidecars: !isReadOnly)
         self.fault = fault
+        self.salvage = salvage
         self.isReadOnly = isReadOnly
     }
 
@@ -48,8 +56,11 @@ public final class NightLog: Sendable {
     ///
     /// Runs `PRAGMA quick_check`. A file that is not a database or fails the check is
     /// renamed to `nightlog.sqlite.corrupt-<UTC time>` (its -wal/-shm follow it), a new
-    /// log is started, and `fault` says so. Other failures (permissions, read-only file
-    /// system, full disk) throw: moving a healthy file aside would lose the night.
+    /// log is started with every row that could still be read from it (see `Salvage`),
+    /// `fault` says so and `salvage` says what was carried over. Other failures
+    /// (permissions, read-only file system, full disk) throw: moving a healthy file aside
+    /// would lose the night. If the recovery itself fails that way, the damaged file is
+    /// put back where it was (so the next open tries again) and the error is thrown.
     public static func open(stateDirectory: URL) throws(NightLogError) -> NightLog {
         try open(stateDirectory: stateDirectory, now: Date())
     }
@@ -63,28 +74,70 @@ public final class NightLog: Sendable {
             throw .cannotOpen(path: path, detail: "cannot create the state directory \(stateDirectory.path): \(Self.reason(error))")
         }
 
+        // An unwritable -shm would be mapped by SQLite and written through the map: SIGBUS.
+        try LogStore.checkBeforeOpen(path)
         // Check first, through a read-only connection: it cannot checkpoint, delete the WAL or
         // write anything, so a damaged file is moved aside exactly as it was found.
-        var fault: LogFault?
         if let damage = try damage(at: path) {
-            fault = .recoveredFromCorruption(movedTo: try moveAside(fileURL, now: now), reason: damage)
+            return try recover(fileURL, reason: damage, now: now)
         }
         do {
-            return NightLog(fileURL: fileURL, db: try openWriter(path: path), fault: fault, isReadOnly: false)
-        } catch where error.isCorruption && fault == nil {
+            return NightLog(fileURL: fileURL, db: try openWriter(path: path), fault: nil, isReadOnly: false)
+        } catch where error.isCorruption {
             // Damage quick_check did not see, found while migrating: same treatment.
             let reason: String
             if case .corrupt(_, let detail) = error { reason = detail } else { reason = error.description }
-            fault = .recoveredFromCorruption(movedTo: try moveAside(fileURL, now: now), reason: reason)
-            return NightLog(fileURL: fileURL, db: try openWriter(path: path), fault: fault, isReadOnly: false)
+            return try recover(fileURL, reason: reason, now: now)
+        }
+    }
+
+    /// Moves the damaged log aside, starts a new one and salvages into it what can be read.
+    private static func recover(_ fileURL: URL, reason: String, now: Date) throws(NightLogError) -> NightLog {
+        let path = fileURL.path
+        let aside = try moveAside(fileURL, now: now)
+        do {
+            let found = Salvage.read(aside: aside.path, scratch: path + ".salvage")
+            let pool = try openWriter(path: path)
+            do {
+                let report = try pool.write { db in
+                    try Salvage.store(found, into: db, movedTo: aside.path, reason: reason, now: now)
+                }
+                return NightLog(fileURL: fileURL, db: pool, fault: .recoveredFromCorruption(movedTo: aside, reason: reason),
+                                salvage: report, isReadOnly: false)
+            } catch {
+                try? pool.close()
+                throw NightLogError(error, path: path)
+            }
+        } catch {
+            putBack(aside, to: fileURL)
+            throw NightLogError(error, path: path)
+        }
+    }
+
+    /// Undoes `moveAside` after a failed recovery: the new log goes, the damaged one comes back.
+    private static func putBack(_ aside: URL, to fileURL: URL) {
+        let fm = FileManager.default
+        for suffix in ["-wal", "-shm", ""] {
+            try? fm.removeItem(atPath: fileURL.path + suffix)
+        }
+        for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: aside.path + suffix) {
+            try? fm.moveItem(atPath: aside.path + suffix, toPath: fileURL.path + suffix)
         }
     }
 
     /// Why the file at `path` is unusable, or nil if it is absent, empty or passes
     /// `PRAGMA quick_check`. Errors that are not damage (permissions, locks) throw.
+    /// A WAL with a committed transaction past a damaged frame is damage too: SQLite would
+    /// silently stop replaying at the damaged frame and forget acknowledged writes.
     private static func damage(at path: String) throws(NightLogError) -> String? {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         guard let size, size.intValue > 0 else { return nil }
+        if let wal = FileManager.default.contents(atPath: path + "-wal") {
+            let scan = Salvage.scanWAL([UInt8](wal))
+            if scan.headerValid && scan.commitPastDamage {
+                return "the WAL holds a committed transaction past a damaged frame"
+            }
+        }
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(2)
@@ -92,8 +145,11 @@ public final class NightLog: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
-            let check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            return check == ["ok"] ? nil : "quick_check: " + check.prefix(3).joined(separator: "; ")
+            return try queue.read { db in
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                guard check == ["ok"] else { return "quick_check: " + check.prefix(3).joined(separator: "; ") }
+                return try Salvage.textDamage(db)
+            }
         } catch {
             let mapped = NightLogError(error, path: path)
             if case .corrupt(_, let detail) = mapped { return detail }
@@ -103,7 +159,7 @@ public final class NightLog: Sendable {
 
     /// Opens the writer pool and migrates. The pool is closed again on failure so nothing
     /// holds the file if it has to be moved aside.
-    private static func openWriter(path: String) throws(NightLogError) -> DatabasePool {
+    static func openWriter(path: String) throws(NightLogError) -> DatabasePool {
         var config = Configuration()
         config.busyMode = .timeout(2)
         config.label = "NightLog"
@@ -217,10 +273,22 @@ public final class NightLog: Sendable {
         }
     }
 
+    /// After `NightLogError.sidecar`: if -wal, -shm or the log itself were removed or
+    /// replaced, checkpoints and closes the old pool (so no committed write is lost), keeps
+    /// foreign files aside and opens a new pool; if they are the pool's files and writable
+    /// again, just goes on. Throws `.sidecar` while a file is still unwritable. The next
+    /// call after a `.sidecar` does the same by itself; this is for doing it now.
+    public func reopen() throws(NightLogError) {
+        try store.reopen()
+    }
+
     // MARK: - Helpers
 
-    /// Runs a database access and translates whatever it throws.
+    /// Runs a database access and translates whatever it throws. For the writer, the log's
+    /// files are checked first (see `LogStore`): a changed or unwritable -wal / -shm throws
+    /// `.sidecar` before SQLite touches it.
     func guarded<T>(_ body: () throws -> T) throws(NightLogError) -> T {
+        try store.check()
         do {
             return try body()
         } catch {
@@ -245,5 +313,25 @@ extension NightLog {
     /// The first column of the first row of a read, as text.
     func readScalar(_ sql: String) throws -> String? {
         try db.read { db in try String.fetchOne(db, sql: sql) }
+    }
+
+    /// Every row of `table` in rowid order, rowid included, each column as its storage class
+    /// and value ("i:3", "t:abc", "r:1.5", "b:<hex>", "null"), so two dumps compare exactly.
+    func dumpRows(_ table: String) throws -> [[String: String]] {
+        try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM \(table) ORDER BY rowid").map { row in
+                var out: [String: String] = [:]
+                for (column, value) in row {
+                    switch value.storage {
+                    case .null: out[column] = "null"
+                    case .int64(let i): out[column] = "i:\(i)"
+                    case .double(let d): out[column] = "r:\(d)"
+                    case .string(let t): out[column] = "t:" + t
+                    case .blob(let b): out[column] = "b:" + b.map { String(format: "%02x", $0) }.joined()
+                    }
+                }
+                return out
+            }
+        }
     }
 }

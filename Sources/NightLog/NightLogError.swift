@@ -34,6 +34,9 @@ public enum NightLogError: Error, Sendable, Equatable, CustomStringConvertible {
     case exportFailed(path: String, detail: String)
     /// Any other SQLite error.
     case sqlite(path: String, code: Int32, detail: String)
+    /// A file next to the log (-wal, -shm) or the log file itself vanished, was replaced or
+    /// cannot be written; caught before SQLite used it. `path` is that file. See `NightLog.reopen()`.
+    case sidecar(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -51,6 +54,7 @@ public enum NightLogError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidArgument(let detail): "invalid argument: \(detail)"
         case .exportFailed(let path, let detail): "the export could not be written: \(path) (\(detail))"
         case .sqlite(let path, let code, let detail): "the night log failed (SQLite error \(code)): \(path) (\(detail))"
+        case .sidecar(let path, let detail): "a file of the night log is not usable: \(path) (\(detail))"
         }
     }
 
@@ -91,13 +95,15 @@ public enum NightLogError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Something that went wrong on open but was recovered from; status and the LED show it.
 public enum LogFault: Sendable, Equatable, CustomStringConvertible {
     /// The file was unreadable or failed `PRAGMA quick_check`. It was renamed to `movedTo`
-    /// (byte-identical, never deleted) and a new, empty log was started.
+    /// (byte-identical, never deleted) and a new log was started with every row that could
+    /// still be read from it; `NightLog.salvage` says what was carried over and whether
+    /// tonight's doses are certain.
     case recoveredFromCorruption(movedTo: URL, reason: String)
 
     public var description: String {
         switch self {
         case .recoveredFromCorruption(let url, let reason):
-            "the night log was damaged (\(reason)); it was kept as \(url.path) and a new log was started"
+            "the night log was damaged (\(reason)); it was kept as \(url.path) and a new log was started from what could still be read"
         }
     }
 }

@@ -72,58 +72,74 @@ extension NightLog {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sleep_sessions WHERE session_id = ?", arguments: [sessionID]) else {
             return nil
         }
-        let session = StoredRow(row, "sleep_sessions \(sessionID)", path: path)
-        var records: [LogRecord] = [
-            .sessionOpened(SessionRecord(id: sessionID, date: try session.text("session_date"),
-                                         start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"),
-                                         targetMinutes: try session.int("target_minutes"))),
-        ]
+        let session = try sessionRecords(StoredRow(row, "sleep_sessions \(sessionID)", path: path), sessionID: sessionID)
+        var records: [LogRecord] = [session.opened]
 
         // Append order (seq), not timestamps: a wall clock stepped back mid-night must not reorder the fold.
         var timed: [(timestamp: String, seq: Int64, records: [LogRecord])] = []
 
         for row in try Row.fetchAll(db, sql: "SELECT * FROM dose_events WHERE session_id = ?", arguments: [sessionID]) {
             let r = StoredRow(row, "dose_events", path: path)
-            let id = try r.text("id")
-            let dose = DoseRecord(id: id, sessionID: sessionID, sessionDate: try r.text("session_date"), type: try r.value("event_type"),
-                                  at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
-                                  metadata: try r.metadata("metadata"), source: try r.source("source"))
-            var group: [LogRecord] = [.dose(dose)]
-            if try r.optionalText("undone_at") != nil {
-                group.append(.undone(UndoRecord(eventID: id, at: try r.moment("undone_at", boot: "undone_boot_id", mono: "undone_mono_ns"),
-                                                source: try r.source("undone_source"))))
-            }
-            timed.append((try r.text("timestamp"), try r.int64("seq"), group))
+            timed.append((try r.text("timestamp"), try r.int64("seq"), try doseRecords(r, sessionID: sessionID)))
         }
 
         for row in try Row.fetchAll(db, sql: "SELECT * FROM sleep_events WHERE session_id = ?", arguments: [sessionID]) {
             let r = StoredRow(row, "sleep_events", path: path)
-            let event = SleepEventRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
-                                         type: try r.value("event_type"), at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
-                                         notes: try r.optionalText("notes"), source: try r.source("source"))
-            timed.append((try r.text("timestamp"), try r.int64("seq"), [.sleepEvent(event)]))
+            timed.append((try r.text("timestamp"), try r.int64("seq"), [try sleepEventRecord(r, sessionID: sessionID)]))
         }
 
         for row in try Row.fetchAll(db, sql: "SELECT * FROM morning_checkins WHERE session_id = ?", arguments: [sessionID]) {
             let r = StoredRow(row, "morning_checkins", path: path)
-            let answers = CheckInAnswers(sleepQuality: try r.int("sleep_quality"), feelRested: try r.value("feel_rested"),
-                                         grogginess: try r.value("grogginess"), mentalClarity: try r.int("mental_clarity"),
-                                         mood: try r.value("mood"), notes: try r.optionalText("notes"))
-            let checkIn = CheckInRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
-                                        at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
-                                        answers: answers, source: try r.source("source"))
-            timed.append((try r.text("timestamp"), try r.int64("seq"), [.checkIn(checkIn)]))
+            timed.append((try r.text("timestamp"), try r.int64("seq"), [try checkInRecord(r, sessionID: sessionID)]))
         }
 
         timed.sort { $0.seq < $1.seq }
         records += timed.flatMap(\.records)
-
-        if try session.optionalText("end_utc") != nil {
-            records.append(.sessionClosed(SessionCloseRecord(
-                sessionID: sessionID, at: try session.moment("end_utc", boot: "end_boot_id", mono: "end_mono_ns"),
-                terminalState: try session.value("terminal_state"), reason: try session.value("close_reason"))))
-        }
+        if let closed = session.closed { records.append(closed) }
         return SessionSnapshot(records: records)
+    }
+
+    // MARK: - One stored row back to its records (also how a salvage judges a row)
+
+    /// A sleep_sessions row: its `.sessionOpened`, and its `.sessionClosed` if it is closed.
+    static func sessionRecords(_ session: StoredRow, sessionID: String) throws -> (opened: LogRecord, closed: LogRecord?) {
+        let opened = LogRecord.sessionOpened(SessionRecord(
+            id: sessionID, date: try session.text("session_date"),
+            start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"),
+            targetMinutes: try session.int("target_minutes")))
+        guard try session.optionalText("end_utc") != nil else { return (opened, nil) }
+        return (opened, .sessionClosed(SessionCloseRecord(
+            sessionID: sessionID, at: try session.moment("end_utc", boot: "end_boot_id", mono: "end_mono_ns"),
+            terminalState: try session.value("terminal_state"), reason: try session.value("close_reason"))))
+    }
+
+    /// A dose_events row: its `.dose`, followed by its `.undone` if it was undone.
+    static func doseRecords(_ r: StoredRow, sessionID: String) throws -> [LogRecord] {
+        let id = try r.text("id")
+        let dose = DoseRecord(id: id, sessionID: sessionID, sessionDate: try r.text("session_date"), type: try r.value("event_type"),
+                              at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                              metadata: try r.metadata("metadata"), source: try r.source("source"))
+        var group: [LogRecord] = [.dose(dose)]
+        if try r.optionalText("undone_at") != nil {
+            group.append(.undone(UndoRecord(eventID: id, at: try r.moment("undone_at", boot: "undone_boot_id", mono: "undone_mono_ns"),
+                                            source: try r.source("undone_source"))))
+        }
+        return group
+    }
+
+    static func sleepEventRecord(_ r: StoredRow, sessionID: String) throws -> LogRecord {
+        .sleepEvent(SleepEventRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
+                                     type: try r.value("event_type"), at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                     notes: try r.optionalText("notes"), source: try r.source("source")))
+    }
+
+    static func checkInRecord(_ r: StoredRow, sessionID: String) throws -> LogRecord {
+        let answers = CheckInAnswers(sleepQuality: try r.int("sleep_quality"), feelRested: try r.value("feel_rested"),
+                                     grogginess: try r.value("grogginess"), mentalClarity: try r.int("mental_clarity"),
+                                     mood: try r.value("mood"), notes: try r.optionalText("notes"))
+        return .checkIn(CheckInRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
+                                      at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                      answers: answers, source: try r.source("source")))
     }
 
     // MARK: - History

@@ -25,6 +25,22 @@ enum Schema {
                 ALTER TABLE sleep_sessions ADD COLUMN target_minutes INTEGER NOT NULL DEFAULT \(DoseConstants.box.window.defaultTargetMin)
                 """)
         }
+        // What each recovery from a damaged file could carry over (see `Salvage`): when it
+        // happened, where the damaged file was kept, why, and the per-table figures as JSON
+        // ({"tables": {"dose_events": {"complete", "read_errors", "refused", "salvaged"}, …},
+        // "wal_commits_lost"}). Rows are only ever added.
+        migrator.registerMigration("v3-recoveries") { db in
+            try db.execute(sql: """
+                CREATE TABLE log_recoveries (
+                    id                  INTEGER PRIMARY KEY,
+                    recovered_at        TEXT NOT NULL,
+                    moved_to            TEXT NOT NULL,
+                    reason              TEXT NOT NULL,
+                    dose_record_certain INTEGER NOT NULL CHECK (dose_record_certain IN (0, 1)),
+                    figures             TEXT NOT NULL CHECK (json_valid(figures))
+                )
+                """)
+        }
         return migrator
     }
 

@@ -10,6 +10,11 @@ extension NightLog {
     public func append(_ records: [LogRecord]) throws(NightLogError) {
         guard !records.isEmpty else { return }
         let path = self.path
+        // A NUL byte never reaches the file: it is how a damaged overflow page reads back
+        // (see `Salvage.textDamage`), so a stored one would look like damage.
+        for record in records where Self.texts(of: record).contains(where: { $0.utf8.contains(0) }) {
+            throw .invalidRecord(path: path, detail: "a text of record \(Self.texts(of: record)[0]) holds a NUL byte")
+        }
         try guarded {
             try db.write { db in
                 var seq = try Self.nextSeq(db)
@@ -18,6 +23,18 @@ extension NightLog {
                     seq += 1
                 }
             }
+        }
+    }
+
+    /// Every text a record stores (JSON metadata escapes its own NULs, so it is left out).
+    private static func texts(of record: LogRecord) -> [String] {
+        switch record {
+        case .sessionOpened(let s): [s.id, s.date, s.start.boot]
+        case .dose(let d): [d.id, d.sessionID, d.sessionDate, d.source.description, d.at.boot]
+        case .sleepEvent(let e): [e.id, e.sessionID, e.sessionDate, e.source.description, e.at.boot, e.notes ?? ""]
+        case .checkIn(let c): [c.id, c.sessionID, c.sessionDate, c.source.description, c.at.boot, c.answers.notes ?? ""]
+        case .undone(let u): [u.eventID, u.source.description, u.at.boot]
+        case .sessionClosed(let c): [c.sessionID, c.at.boot]
         }
     }
 
