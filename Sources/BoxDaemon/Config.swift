@@ -11,7 +11,11 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
         self.key = key
         self.message = message
     }
-    public var description: String { key.isEmpty ? message : "\(key): \(message)" }
+    /// Always one line: a journal line or a terminal line, never a block.
+    public var description: String {
+        let text = key.isEmpty ? message : "\(key): \(message)"
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
 }
 
 /// /etc/boxd/boxd.toml, validated. Every value remembers where it came from.
@@ -75,13 +79,42 @@ public struct BoxConfig: Sendable {
     /// Loads `path`, or the embedded default when `path` is nil.
     public static func load(path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
         guard let path else { return try parse(embeddedDefault, path: nil, rules: rules) }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError("", "cannot read config \(path): \((error as NSError).localizedDescription)")
+        return try parse(try readText(path), path: path, rules: rules)
+    }
+
+    /// The file's text, or a plain one-line reason ("is a directory", "no such file",
+    /// "permission denied"), never Foundation's error domain text.
+    static func readText(_ path: String) throws(ConfigError) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigError("", "cannot read config \(path): no such file")
         }
-        return try parse(text, path: path, rules: rules)
+        guard !isDirectory.boolValue else { throw ConfigError("", "cannot read config \(path): is a directory") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError("", "cannot read config \(path): \(plainReason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError("", "cannot read config \(path): not UTF-8 text")
+        }
+        return text
+    }
+
+    /// A file error in the system's own words (strerror), without NSError's domain and user info.
+    static func plainReason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))).lowercased() }
+        switch CocoaError.Code(rawValue: ns.code) {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+        case .fileReadNoPermission: return "permission denied"
+        case .fileReadTooLarge: return "too large"
+        default: return "cannot be read"
+        }
     }
 
     public static func parse(_ text: String, path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
@@ -93,7 +126,10 @@ public struct BoxConfig: Sendable {
         } catch {
             throw ConfigError("", "\(path ?? "config"): not valid TOML")
         }
-        var reader = Reader(root: table, origin: path ?? "default")
+        // A section the file leaves out takes the embedded default's values (a file with
+        // only [box] still has the default dose button and LED).
+        let fallback = path == nil ? nil : try? TOMLTable(string: embeddedDefault)
+        var reader = Reader(root: table, origin: path ?? "default", fallback: fallback)
         return try reader.config(rules: rules, path: path)
     }
 
@@ -127,14 +163,48 @@ public struct BoxConfig: Sendable {
 }
 
 /// Reads typed values by dotted key, rejecting unknown keys and wrong types with the key named.
+///
+/// The rules beyond types, each refused with the key named:
+/// - `box.undo_seconds`: whole seconds, one of `DoseConstants.box.undo.choicesS` (3, 5, 7, 10).
+/// - `box.ring_seconds`: whole seconds, 10 to 600 (`ringSecondsRange`): shorter than 10 s
+///   is too short to wake anyone, longer than 10 minutes runs into the next snooze.
+/// - `gpio.chip`: not empty ("auto" for the Raspberry Pi header chips).
+/// - every line (`buttons.*.line`, `led.*`): 0 to 65535 (`lineRange`: the kernel counts a
+///   chip's lines in 16 bits). Whether the line exists on the chip is checked against the chip.
+/// - gestures, per slot (`allowedIntents(on:_:)`): a dose is only ever taken by a single press.
+///   `single`: take, undo_or_status, a sleep event or nothing; `double`: snooze, a sleep event
+///   or nothing; `hold`: undo_or_status, a sleep event or nothing (a hold is also the confirm
+///   gesture, so it must never take a dose itself).
+/// - `audio.volume`: above 0 and at most 1 (0 would silence the alarms).
+/// - A section the file leaves out (`[gpio]`, `[buttons]`, `[led]`, `[audio]`) takes the
+///   embedded default's values and shows as "default" in `sources`. A `[led]` section with
+///   no line keys means a box without an LED.
 struct Reader {
     let root: TOMLTable
     let origin: String
+    /// The embedded default, for the sections the file leaves out.
+    let fallback: TOMLTable?
+    /// Top-level sections taken from `fallback`.
+    var defaulted: Set<String> = []
     var sources: [String: String] = [:]
 
-    init(root: TOMLTable, origin: String) {
+    init(root: TOMLTable, origin: String, fallback: TOMLTable? = nil) {
         self.root = root
         self.origin = origin
+        self.fallback = fallback
+    }
+
+    static let ringSecondsRange = 10...600
+    static let lineRange = 0...65_535
+    /// Whether `intent` may sit on `gesture`'s slot; if not, what may (for the message).
+    static func allowedIntents(on gesture: String, _ intent: ButtonIntent) -> (ok: Bool, allowed: String) {
+        switch gesture {
+        case "single": (intent != .snooze, "take, undo_or_status, nothing or a sleep event")
+        case "double": (intent != .takeNext && intent != .undoOrStatus,
+                        "snooze, nothing or a sleep event (a dose is taken only with a single press)")
+        default: (intent != .takeNext && intent != .snooze,
+                  "undo_or_status, nothing or a sleep event (a dose is taken only with a single press; a hold confirms)")
+        }
     }
 
     static let known: [String: Set<String>] = [
@@ -146,10 +216,23 @@ struct Reader {
     ]
     static let buttonKeys: Set<String> = ["line", "active_low", "single", "double", "hold"]
 
-    func table(_ key: String) throws(ConfigError) -> TOMLTable? {
-        guard let v = root[key] else { return nil }
+    /// A top-level value, from the file or, when the file leaves it out, from the default.
+    mutating func section(_ key: String) -> TOMLValueConvertible? {
+        if let v = root[key] { return v }
+        guard let v = fallback?[key] else { return nil }
+        defaulted.insert(key)
+        return v
+    }
+
+    mutating func table(_ key: String) throws(ConfigError) -> TOMLTable? {
+        guard let v = section(key) else { return nil }
         guard let t = v.table else { throw ConfigError(key, "must be a table ([\(key)])") }
         return t
+    }
+
+    func origin(of key: String) -> String {
+        let top = key.split(separator: ".").first.map(String.init) ?? key
+        return defaulted.contains(top) ? "default" : origin
     }
 
     func checkKeys(_ t: TOMLTable, _ prefix: String, allowed: Set<String>) throws(ConfigError) {
@@ -166,8 +249,26 @@ struct Reader {
             return d
         }
         guard let v = read(raw) else { throw ConfigError(key, "must be \(typeName)") }
-        sources[key] = origin
+        sources[key] = origin(of: key)
         return v
+    }
+
+    /// Whole seconds: a TOML integer (or a float with nothing after the point, 60.0).
+    mutating func seconds(_ t: TOMLTable?, _ p: String, _ n: String, default d: Int, _ hint: String) throws(ConfigError) -> Int {
+        try value(t, p, n, default: d, { v in
+            if let i = v.int { return i }
+            guard let x = v.double, x.isFinite, x == x.rounded(), abs(x) < 1e9 else { return nil }
+            return Int(x)
+        }, "a whole number of seconds (\(hint))")
+    }
+
+    /// A GPIO line offset that fits a chip.
+    mutating func line(_ t: TOMLTable?, _ p: String, _ n: String) throws(ConfigError) -> Int {
+        let line = try int(t, p, n, default: 0)
+        guard Self.lineRange.contains(line) else {
+            throw ConfigError("\(p).\(n)", "\(line) is not a line number (\(Self.lineRange.lowerBound) to \(Self.lineRange.upperBound))")
+        }
+        return line
     }
 
     mutating func int(_ t: TOMLTable?, _ p: String, _ n: String, default d: Int) throws(ConfigError) -> Int {
@@ -186,6 +287,7 @@ struct Reader {
     mutating func config(rules: DoseConstants, path: String?) throws(ConfigError) -> BoxConfig {
         try checkKeys(root, "", allowed: Self.known[""]!)
         let box = try table("box"), gpio = try table("gpio"), led = try table("led"), audio = try table("audio")
+        let buttonsSection = section("buttons")
         if let box { try checkKeys(box, "box", allowed: Self.known["box"]!) }
         if let gpio { try checkKeys(gpio, "gpio", allowed: Self.known["gpio"]!) }
         if let led { try checkKeys(led, "led", allowed: Self.known["led"]!) }
@@ -199,29 +301,39 @@ struct Reader {
         guard rules.window.validTargetsMin.contains(target) else {
             throw ConfigError("box.target_minutes", "\(target) is not one of \(rules.window.validTargetsMin.map(String.init).joined(separator: ", "))")
         }
-        let undo = try number(box, "box", "undo_seconds", default: rules.undo.defaultS)
-        guard rules.undo.choicesS.contains(undo) else {
-            throw ConfigError("box.undo_seconds", "\(undo) is not one of \(rules.undo.choicesS.map { String(Int($0)) }.joined(separator: ", "))")
+        let undoChoices = rules.undo.choicesS.map { DoseConstants.number($0) }.joined(separator: ", ")
+        let undo = try seconds(box, "box", "undo_seconds", default: Int(rules.undo.defaultS), undoChoices)
+        guard rules.undo.choicesS.contains(Double(undo)) else {
+            throw ConfigError("box.undo_seconds", "\(undo) is not one of \(undoChoices)")
         }
-        let ring = try number(box, "box", "ring_seconds", default: rules.alarm.ringS)
-        guard (5...600).contains(ring) else { throw ConfigError("box.ring_seconds", "\(ring) must be between 5 and 600") }
+        let ringRange = Self.ringSecondsRange
+        let ring = try seconds(box, "box", "ring_seconds", default: Int(rules.alarm.ringS), "\(ringRange.lowerBound) to \(ringRange.upperBound)")
+        guard ringRange.contains(ring) else {
+            throw ConfigError("box.ring_seconds", "\(ring) must be between \(ringRange.lowerBound) and \(ringRange.upperBound) seconds")
+        }
         let chip = try string(gpio, "gpio", "chip", default: "auto")
+        guard !chip.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ConfigError("gpio.chip", "must not be empty (a chip label, name or path, or \"auto\")")
+        }
 
         var buttons: [BoxConfig.Button] = []
-        if let raw = root["buttons"] {
+        if let raw = buttonsSection {
             guard let all = raw.table else { throw ConfigError("buttons", "must be a table of buttons ([buttons.NAME])") }
             for name in all.keys.sorted() {
                 let key = "buttons.\(name)"
                 guard let t = all[name]?.table else { throw ConfigError(key, "must be a table ([\(key)])") }
                 try checkKeys(t, key, allowed: Self.buttonKeys)
                 guard t["line"] != nil else { throw ConfigError("\(key).line", "is required") }
-                let line = try int(t, key, "line", default: 0)
-                guard line >= 0 else { throw ConfigError("\(key).line", "\(line) is not a line number") }
+                let line = try line(t, key, "line")
                 let activeLow = try bool(t, key, "active_low", default: true)
                 func intent(_ gesture: String, _ d: String) throws(ConfigError) -> ButtonIntent {
                     let text = try string(t, key, gesture, default: d)
                     guard let i = ButtonIntent(config: text) else {
                         throw ConfigError("\(key).\(gesture)", "\"\(text)\" is not take, snooze, undo_or_status, nothing or a sleep event (\(SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    let rule = Self.allowedIntents(on: gesture, i)
+                    guard rule.ok else {
+                        throw ConfigError("\(key).\(gesture)", "\"\(text)\" is not allowed for the \(gesture) gesture; use \(rule.allowed)")
                     }
                     return i
                 }
@@ -239,27 +351,34 @@ struct Reader {
                 if led["red"] != nil || led["green"] != nil || led["blue"] != nil {
                     throw ConfigError("led", "give either line (a single LED) or red, green and blue (an RGB LED), not both")
                 }
-                wiring = .single(line: try int(led, "led", "line", default: 0))
+                wiring = .single(line: try line(led, "led", "line"))
             } else if led["red"] != nil || led["green"] != nil || led["blue"] != nil {
                 for c in ["red", "green", "blue"] where led[c] == nil {
                     throw ConfigError("led.\(c)", "is required for an RGB LED (or give led.line for a single LED)")
                 }
-                wiring = .rgb(red: try int(led, "led", "red", default: 0), green: try int(led, "led", "green", default: 0),
-                              blue: try int(led, "led", "blue", default: 0))
+                wiring = .rgb(red: try line(led, "led", "red"), green: try line(led, "led", "green"), blue: try line(led, "led", "blue"))
             }
         }
         let ledActiveLow = try bool(led, "led", "active_low", default: false)
         let device = try string(audio, "audio", "device", default: "default")
         guard !device.isEmpty else { throw ConfigError("audio.device", "must not be empty") }
         let volume = try number(audio, "audio", "volume", default: 0.8)
-        guard (0...1).contains(volume) else { throw ConfigError("audio.volume", "\(volume) must be between 0.0 and 1.0") }
+        guard volume > 0, volume <= 1 else {
+            throw ConfigError("audio.volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (0 would make the alarms silent)")
+        }
 
-        let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: undo, ringSeconds: ring, chip: chip, buttons: buttons,
+        let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
                                led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, sources: sources, path: path)
         // One line, one use: checked here already, without a chip.
         let (buttonLines, ledWiring) = GPIOBackend.lines(config)
         do {
             try validateDistinctLines(buttonLines.map(\.assignment) + (ledWiring?.assignments ?? []))
+        } catch let .lineAlreadyUsed(key, line, usedBy) {
+            // A clash with a line the file never named: say where it came from.
+            let fromDefault = [key, usedBy].filter { sources[$0] == "default" && path != nil }
+            let note = fromDefault.isEmpty ? ""
+                : " (\(fromDefault.joined(separator: " and ")) comes from the embedded default; add your own [\(fromDefault[0].split(separator: ".")[0])] section)"
+            throw ConfigError(key, "line \(line) is already used by \(usedBy)\(note)")
         } catch {
             let text = "\(error)"
             let key = text.split(separator: ":").first.map(String.init) ?? "gpio"

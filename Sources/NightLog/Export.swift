@@ -7,6 +7,11 @@ import GRDBSQLite
 /// timestamps as stored (ISO 8601 UTC with milliseconds), booleans `true`/`false`, empty
 /// field for "none", RFC 4180 quoting, CRLF line ends, rows in a total order.
 /// Undone dose events never appear and never count.
+///
+/// Free text (the `notes` of sleep events and check-ins) that a spreadsheet would run as a
+/// formula, i.e. text starting with `=`, `+`, `-`, `@`, a tab or a CR, is written with a
+/// single quote `'` in front (OWASP's advice against CSV injection). Only those columns:
+/// numbers and timestamps are never changed.
 public enum ExportFile: String, Sendable, CaseIterable {
     case sessions
     case doseEvents = "dose_events"
@@ -15,6 +20,15 @@ public enum ExportFile: String, Sendable, CaseIterable {
     case analytics
 
     public var fileName: String { rawValue + ".csv" }
+
+    /// The columns that hold free text typed by a person (indexes into `columns`).
+    var freeTextColumns: Set<Int32> {
+        switch self {
+        case .sleepEvents: [Int32(columns.firstIndex(of: "notes")!)]
+        case .morningCheckins: [Int32(columns.firstIndex(of: "notes")!)]
+        case .sessions, .doseEvents, .analytics: []
+        }
+    }
 
     public var columns: [String] {
         switch self {
@@ -42,14 +56,19 @@ public enum ExportFile: String, Sendable, CaseIterable {
 extension NightLog {
     /// Writes all five CSV files into `directory` (created if needed), from one consistent
     /// snapshot of the log. `from`/`to` are inclusive session dates (YYYY-MM-DD), nil for open.
+    /// With `overwrite` false, an export file already in `directory` stops the export before
+    /// anything is written (`exportFailed` naming that file, detail "already exists").
     /// Returns the files written, in `ExportFile.allCases` order.
     @discardableResult
-    public func export(to directory: URL, from: String? = nil, to: String? = nil) throws(NightLogError) -> [URL] {
+    public func export(to directory: URL, from: String? = nil, to: String? = nil, overwrite: Bool = true) throws(NightLogError) -> [URL] {
         let texts = try csvTexts(from: from, to: to)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .exportFailed(path: directory.path, detail: Self.reason(error))
+            throw .exportFailed(path: directory.path, detail: Self.plainFileReason(error, path: directory.path))
+        }
+        if !overwrite, let existing = Self.existingExportFiles(in: directory).first {
+            throw .exportFailed(path: existing.path, detail: "already exists")
         }
         var urls: [URL] = []
         for file in ExportFile.allCases {
@@ -57,11 +76,59 @@ extension NightLog {
             do {
                 try Data((texts[file] ?? "").utf8).write(to: url, options: .atomic)
             } catch {
-                throw .exportFailed(path: url.path, detail: Self.reason(error))
+                throw .exportFailed(path: url.path, detail: Self.plainFileReason(error, path: directory.path))
             }
             urls.append(url)
         }
         return urls
+    }
+
+    /// The export files (any of the five names) already present in `directory`, in
+    /// `ExportFile.allCases` order.
+    public static func existingExportFiles(in directory: URL) -> [URL] {
+        ExportFile.allCases.map { directory.appendingPathComponent($0.fileName) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// A file-system error in plain words ("permission denied", "not a directory"), never
+    /// Foundation's `Error Domain=…` text. `path` is where the trouble is looked for when the
+    /// error itself does not say.
+    public static func plainFileReason(_ error: any Error, path: String) -> String {
+        // Foundation on Linux often drops the errno (or reports EEXIST for a file in the
+        // way): ask the file system what is wrong with the directory first.
+        if let problem = directoryProblem(path) { return problem }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return posixText(Int32(ns.code)) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return posixText(Int32(underlying.code))
+        }
+        switch CocoaError.Code(rawValue: ns.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or directory"
+        case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "no space left on device"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
+        case .fileWriteFileExists: return "already exists"
+        default: return "cannot be written"
+        }
+    }
+
+    /// Why `path` cannot take export files, or nil when it looks fine (or does not exist
+    /// yet but its nearest existing parent is a writable directory).
+    public static func directoryProblem(_ path: String) -> String? {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return "no such file or directory" }
+            url = parent
+        }
+        if !isDirectory.boolValue { return url.path == URL(fileURLWithPath: path).standardizedFileURL.path ? "not a directory" : "\(url.path) is not a directory" }
+        if access(url.path, W_OK | X_OK) != 0 { return posixText(errno) }
+        return nil
+    }
+
+    private static func posixText(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
     }
 
     /// One file's CSV text, without touching the disk.
@@ -85,7 +152,7 @@ extension NightLog {
     }
 
     private static func render(_ file: ExportFile, range: ExportRange, db: Database) throws -> String {
-        var out = CSVWriter(columns: file.columns)
+        var out = CSVWriter(columns: file.columns, freeText: file.freeTextColumns)
         switch file {
         case .sessions:
             let sql = SessionQuery.sql(naturalWake: false, filter: range.whereClause("s.session_date"), order: "s.session_date, s.seq")
@@ -161,16 +228,41 @@ extension NightLog {
 }
 
 /// An inclusive range of session dates; either end may be open.
-struct ExportRange {
-    var from: String?
-    var to: String?
+public struct ExportRange: Sendable, Equatable {
+    public var from: String?
+    public var to: String?
 
-    init(from: String?, to: String?) throws(NightLogError) {
-        for date in [from, to].compactMap({ $0 }) where !Self.isSessionDate(date) {
-            throw .invalidArgument("export dates are YYYY-MM-DD, got '\(date)'")
+    /// Both ends must be real calendar dates (2026-02-30 is not) and `from` must not be
+    /// after `to`; `.invalidArgument` says which.
+    public init(from: String?, to: String?) throws(NightLogError) {
+        for date in [from, to].compactMap({ $0 }) {
+            if let problem = Self.problem(with: date) { throw .invalidArgument(problem) }
+        }
+        if let from, let to, from > to {
+            throw .invalidArgument("the range starts (\(from)) after it ends (\(to))")
         }
         self.from = from
         self.to = to
+    }
+
+    /// Why `date` is not a session date (YYYY-MM-DD, a day that exists in the Gregorian
+    /// calendar), or nil when it is one.
+    public static func problem(with date: String) -> String? {
+        guard isSessionDate(date) else { return "dates look like 2026-11-21, not '\(date)'" }
+        let parts = date.split(separator: "-").map { Int($0)! }
+        let (year, month, day) = (parts[0], parts[1], parts[2])
+        guard year >= 1 else { return "\(date) is not a date: there is no year 0" }
+        guard (1...12).contains(month) else { return "\(date) is not a date: there is no month \(month)" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        guard let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+              let days = calendar.range(of: .day, in: .month, for: first) else { return "\(date) is not a date" }
+        guard days.contains(day) else {
+            let name = calendar.standaloneMonthSymbols[month - 1]
+            return "\(date) is not a date: \(name) \(year) has \(days.count) days"
+        }
+        return nil
     }
 
     /// Session dates compare as text because the layout is fixed, so the check matters.
@@ -201,8 +293,11 @@ struct ExportRange {
 struct CSVWriter {
     private var bytes: [UInt8] = []
     private var atRowStart = true
+    /// Columns of free text, neutralised against formula injection (see `ExportFile`).
+    private let freeText: Set<Int32>
 
-    init(columns: [String]) {
+    init(columns: [String], freeText: Set<Int32> = []) {
+        self.freeText = freeText
         bytes.reserveCapacity(1 << 20)
         for c in columns { add(c) }
         endRow()
@@ -234,7 +329,8 @@ struct CSVWriter {
             for i in 0..<columns {
                 separate()
                 guard sqlite3_column_type(raw, i) != SQLITE_NULL, let text = sqlite3_column_text(raw, i) else { continue }
-                appendField(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, i))))
+                let field = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, i)))
+                appendField(field, neutralise: freeText.contains(i) && startsLikeFormula(field))
             }
             endRow()
         }
@@ -245,18 +341,28 @@ struct CSVWriter {
         atRowStart = false
     }
 
-    private mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// `neutralise` puts a single quote in front, so a spreadsheet shows the text instead of
+    /// running it.
+    private mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>, neutralise: Bool = false) {
         guard utf8.contains(where: needsQuoting) else {
+            if neutralise { bytes.append(0x27) } // '
             bytes.append(contentsOf: utf8)
             return
         }
         bytes.append(0x22)
+        if neutralise { bytes.append(0x27) }
         for byte in utf8 {
             if byte == 0x22 { bytes.append(0x22) }
             bytes.append(byte)
         }
         bytes.append(0x22)
     }
+}
+
+/// Text a spreadsheet would take for a formula: it starts with `=`, `+`, `-`, `@`, a tab or a CR.
+func startsLikeFormula(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = utf8.first else { return false }
+    return first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
 }
 
 /// A comma, a quote, LF or CR.

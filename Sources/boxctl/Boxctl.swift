@@ -6,13 +6,15 @@ import Foundation
 import NightLog
 
 /// boxctl: the box over SSH. Exit codes: 0 worked, 2 usage, 3 refused by the rules,
-/// 4 boxd unreachable, 5 the night log is unreadable, 6 not recorded (the box failed).
+/// 4 boxd unreachable, 5 the night log is unreadable, 6 not recorded (the box failed),
+/// 7 the output cannot be written (export: --out not writable, or CSV files already there
+/// without --force).
 @main
 struct Boxctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boxctl",
         abstract: "Talk to the DoseTap Box (boxd).",
-        discussion: "Exit codes: 0 ok, 2 usage, 3 refused by the dose rules, 4 boxd unreachable, 5 night log unreadable, 6 not recorded.",
+        discussion: "Exit codes: 0 ok, 2 usage, 3 refused by the dose rules, 4 boxd unreachable, 5 night log unreadable, 6 not recorded, 7 output not writable.",
         subcommands: [Status.self, Take.self, Skip.self, Snooze.self, Undo.self, Dose.self, Log.self, CheckIn.self,
                       History.self, Export.self, Config.self, Target.self, Doctor.self, TestHardware.self, Sim.self])
 
@@ -276,7 +278,10 @@ struct History: ParsableCommand {
         // Local times in the box's time zone when boxd can say which; else this machine's.
         let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(ControlRequest("status")))?
             .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? connection.savedTimeZone ?? .current
-        if nights.isEmpty { print("No nights recorded yet.") }
+        if nights.isEmpty {
+            print("No nights recorded yet.")
+            return
+        }
         print("night       dose 1  dose 2  interval  on time  ended")
         for n in nights {
             let d2 = n.skipped ? "skip " : clock(n.dose2, zone)
@@ -292,31 +297,60 @@ struct History: ParsableCommand {
     }
 }
 
+/// Exit code 7: the export's output cannot be written (not in BoxControl's ExitCode, which
+/// is the control protocol's; only export writes files).
+let outputNotWritableExit: Int32 = 7
+
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).")
-    @Option(help: "Directory to write into.") var out: String
+        commandName: "export", abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).",
+        discussion: "Existing CSV files in --out are kept unless --force is given. Exit code 7: --out cannot be written, or holds CSV files already (without --force).")
+    @Option(help: "Directory to write into (created if missing).") var out: String
     @Option(help: "First session date, YYYY-MM-DD.") var from: String?
     @Option(help: "Last session date, YYYY-MM-DD.") var to: String?
+    @Flag(help: "Replace CSV files already in --out.") var force = false
     @OptionGroup var connection: Connection
 
     func validate() throws {
-        for d in [from, to].compactMap({ $0 }) where d.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) == nil {
-            throw ValidationError("dates look like 2026-11-21, not \(d)")
+        for (flag, date) in [("--from", from), ("--to", to)] {
+            if let date, let problem = ExportRange.problem(with: date) { throw ValidationError("\(flag): \(problem)") }
         }
+        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to)") }
     }
 
     func run() throws {
+        let dir = URL(fileURLWithPath: out)
+        try checkOutput(dir)
         let log = try connection.openLog()
         do {
-            let dir = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let files = try log.export(to: dir, from: from, to: to)
+            let files = try log.export(to: dir, from: from, to: to, overwrite: force)
             for f in files { print(f.path) }
         } catch {
-            FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            switch error {
+            case .exportFailed(let path, let detail):
+                try notWritable(detail == "already exists" ? "\(path) already exists; add --force to replace it" : "cannot write \(path): \(detail)")
+            case .invalidArgument(let detail):
+                FileHandle.standardError.write(Data("export: \(detail)\n".utf8))
+                throw ExitCode(BoxControl.ExitCode.usage.rawValue)
+            default:
+                FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
+                throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            }
         }
+    }
+
+    /// Before reading the log: --out must be (or become) a writable directory, and without
+    /// --force must not hold export files already.
+    func checkOutput(_ dir: URL) throws {
+        if let problem = NightLog.directoryProblem(dir.path) { try notWritable("cannot write to \(dir.path): \(problem)") }
+        if !force, let existing = NightLog.existingExportFiles(in: dir).first {
+            try notWritable("\(existing.path) already exists; add --force to replace it")
+        }
+    }
+
+    func notWritable(_ message: String) throws -> Never {
+        FileHandle.standardError.write(Data("export: \(message)\n".utf8))
+        throw ExitCode(outputNotWritableExit)
     }
 }
 

@@ -56,7 +56,22 @@ import Testing
     @Test(arguments: [
         ("[box]\ntime_zone = \"Mars/Base\"", "box.time_zone: \"Mars/Base\" is not an IANA time zone name (for example America/New_York)"),
         ("[box]\ntarget_minutes = 200", "box.target_minutes: 200 is not one of 165, 180, 195, 210, 225"),
-        ("[box]\nundo_seconds = 4", "box.undo_seconds: 4.0 is not one of 3, 5, 7, 10"),
+        ("[box]\nundo_seconds = 4", "box.undo_seconds: 4 is not one of 3, 5, 7, 10"),
+        ("[box]\nundo_seconds = 5.5", "box.undo_seconds: must be a whole number of seconds (3, 5, 7, 10)"),
+        ("[box]\nring_seconds = 5.5", "box.ring_seconds: must be a whole number of seconds (10 to 600)"),
+        ("[box]\nring_seconds = 60.7", "box.ring_seconds: must be a whole number of seconds (10 to 600)"),
+        ("[box]\nring_seconds = 9", "box.ring_seconds: 9 must be between 10 and 600 seconds"),
+        ("[box]\nring_seconds = 601", "box.ring_seconds: 601 must be between 10 and 600 seconds"),
+        ("[gpio]\nchip = \"\"", "gpio.chip: must not be empty"),
+        ("[buttons.dose]\nline = 4294967297", "buttons.dose.line: 4294967297 is not a line number (0 to 65535)"),
+        ("[buttons.dose]\nline = 17\n[led]\nline = -2", "led.line: -2 is not a line number (0 to 65535)"),
+        ("[buttons.dose]\nline = 17\ndouble = \"take\"", "buttons.dose.double: \"take\" is not allowed for the double gesture; use snooze, nothing or a sleep event"),
+        ("[buttons.dose]\nline = 17\nhold = \"take\"", "buttons.dose.hold: \"take\" is not allowed for the hold gesture; use undo_or_status, nothing or a sleep event"),
+        ("[buttons.dose]\nline = 17\nsingle = \"snooze\"", "buttons.dose.single: \"snooze\" is not allowed for the single gesture; use take, undo_or_status, nothing or a sleep event"),
+        ("[buttons.dose]\nline = 17\ndouble = \"undo_or_status\"", "buttons.dose.double: \"undo_or_status\" is not allowed"),
+        ("[buttons.dose]\nline = 17\nhold = \"snooze\"", "buttons.dose.hold: \"snooze\" is not allowed"),
+        ("[audio]\nvolume = 0", "audio.volume: 0 must be above 0 and at most 1 (0 would make the alarms silent)"),
+        ("[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line (buttons.dose.line comes from the embedded default; add your own [buttons] section)"),
         ("[box]\ntarget_minutes = \"165\"", "box.target_minutes: must be an integer"),
         ("[box]\ntarget_minute = 165", "box.target_minute: unknown key (expected one of ring_seconds, target_minutes, time_zone, undo_seconds)"),
         ("[buttons.dose]\nline = -1", "buttons.dose.line: -1 is not a line number"),
@@ -64,7 +79,7 @@ import Testing
         ("[buttons.dose]\nline = 17\nsingle = \"jump\"", "buttons.dose.single: \"jump\" is not take, snooze, undo_or_status, nothing or a sleep event (bathroom, water, snack, in_bed, lights_out, wake_final, wake_temp, anxiety, dream, heart_racing, noise, temperature, pain, nap_start, nap_end)"),
         ("[buttons.events]\nline = 27\nsingle = \"bathroom\"", "buttons: no button takes doses: one button needs single = \"take\""),
         ("[buttons.dose]\nline = 17\n[led]\nred = 1\ngreen = 2", "led.blue: is required for an RGB LED (or give led.line for a single LED)"),
-        ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be between 0.0 and 1.0"),
+        ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be above 0 and at most 1"),
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
     ])
@@ -79,6 +94,64 @@ import Testing
 
     @Test func aMissingFileIsAClearError() {
         #expect(throws: ConfigError.self) { try BoxConfig.load(path: "/nonexistent/boxd.toml") }
+        #expect(throws: ConfigError("", "cannot read config /nonexistent/boxd.toml: no such file")) { try BoxConfig.load(path: "/nonexistent/boxd.toml") }
+    }
+
+    @Test func aDirectoryIsAPlainOneLineError() throws {
+        let dir = FileManager.default.temporaryDirectory.path
+        do {
+            _ = try BoxConfig.load(path: dir)
+            Issue.record("a directory was read as a config")
+        } catch {
+            #expect(error.description == "cannot read config \(dir): is a directory")
+        }
+    }
+
+    @Test func errorsAreOneLine() {
+        #expect(ConfigError("a.b", "two\nlines").description == "a.b: two lines")
+    }
+
+    /// A file that leaves sections out gets the embedded default's sections, marked "default".
+    @Test func omittedSectionsComeFromTheEmbeddedDefault() throws {
+        let c = try BoxConfig.parse("[box]\ntarget_minutes = 180\n", path: "/etc/boxd/boxd.toml")
+        let d = try BoxConfig.load(path: nil)
+        #expect(c.targetMinutes == 180)
+        #expect(c.sources["box.target_minutes"] == "/etc/boxd/boxd.toml")
+        #expect(c.buttons == d.buttons)
+        #expect(c.led == d.led)
+        #expect(c.chip == d.chip && c.audioDevice == d.audioDevice && c.volume == d.volume)
+        for key in ["buttons.dose.line", "buttons.dose.single", "led.red", "gpio.chip", "audio.volume", "box.undo_seconds"] {
+            #expect(c.sources[key] == "default", "\(key)")
+        }
+        // A section that is there is the file's own: [led] without lines is a box without an LED.
+        let noLED = try BoxConfig.parse("[led]\nactive_low = true\n", path: "boxd.toml")
+        #expect(noLED.led == nil)
+        #expect(noLED.buttons.map(\.name) == ["dose"])
+        // Only the sections left out: a file's own [buttons] replaces the default button.
+        let own = try BoxConfig.parse("[buttons.main]\nline = 5\n", path: "boxd.toml")
+        #expect(own.buttons.map(\.name) == ["main"])
+    }
+
+    @Test func wholeSecondsMayBeWrittenAsFloats() throws {
+        let c = try BoxConfig.parse("[box]\nring_seconds = 90.0\nundo_seconds = 7\n", path: "boxd.toml")
+        #expect(c.ringSeconds == 90 && c.undoSeconds == 7)
+        #expect(c.entries.contains { $0.key == "box.ring_seconds" && $0.value == "90" })
+    }
+
+    @Test func theGestureRulesAllowEverySensibleMap() throws {
+        let c = try BoxConfig.parse("""
+        [buttons.dose]
+        line = 17
+        single = "take"
+        double = "nothing"
+        hold = "bathroom"
+        [buttons.events]
+        line = 27
+        single = "undo_or_status"
+        double = "snooze"
+        hold = "nothing"
+        """, path: "boxd.toml")
+        #expect(c.buttons.count == 2)
     }
 
     @Test func theExampleConfigsInHardwareParse() throws {

@@ -178,7 +178,7 @@ import Testing
         try withTempDir { dir throws in
             let log = try NightLog.open(stateDirectory: dir)
             let error = expectNightLogError { _ = try log.csv(.sessions, from: "2024-1-5", to: nil) }
-            #expect(error == .invalidArgument("export dates are YYYY-MM-DD, got '2024-1-5'"))
+            #expect(error == .invalidArgument("dates look like 2026-11-21, not '2024-1-5'"))
         }
     }
 }

@@ -410,7 +410,7 @@ _boxctl_history() {
 
 _boxctl_export() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--force --json -h --help)
     repeating_options=()
     non_repeating_options=(--out --from --to --socket --state-dir)
     __boxctl_offer_flags_options 0
@@ -561,7 +561,7 @@ _boxctl_sim_press() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--hold-ms --socket --state-dir)
-    __boxctl_offer_flags_options 1
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -582,7 +582,7 @@ _boxctl_sim_double() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 1
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -600,7 +600,7 @@ _boxctl_sim_edges() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 2
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -618,7 +618,7 @@ _boxctl_sim_advance() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 1
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -636,7 +636,7 @@ _boxctl_sim_clock-step() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 1
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -654,7 +654,7 @@ _boxctl_sim_led() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 0
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -672,7 +672,7 @@ _boxctl_sim_sounds() {
     non_repeating_flags=(--clear --json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 0
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -690,7 +690,7 @@ _boxctl_sim_fault() {
     non_repeating_flags=(--json -h --help)
     repeating_options=()
     non_repeating_options=(--socket --state-dir)
-    __boxctl_offer_flags_options 1
+    __boxctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in

@@ -246,9 +246,10 @@ _boxctl_history() {
 _boxctl_export() {
     local -i ret=1
     local -ar arg_specs=(
-        '--out[Directory to write into.]:out:'
+        '--out[Directory to write into (created if missing).]:out:'
         '--from[First session date, YYYY-MM-DD.]:from:'
         '--to[Last session date, YYYY-MM-DD.]:to:'
+        '--force[Replace CSV files already in --out.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -381,7 +382,7 @@ _boxctl_sim() {
 _boxctl_sim_press() {
     local -i ret=1
     local -ar arg_specs=(
-        ':button:'
+        '*:button:'
         '--hold-ms[How long the button is held.]:hold-ms:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
@@ -396,7 +397,7 @@ _boxctl_sim_press() {
 _boxctl_sim_double() {
     local -i ret=1
     local -ar arg_specs=(
-        ':button:'
+        '*:button:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -410,8 +411,7 @@ _boxctl_sim_double() {
 _boxctl_sim_edges() {
     local -i ret=1
     local -ar arg_specs=(
-        ':button:'
-        ':edges:'
+        '*:button edges:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -425,7 +425,7 @@ _boxctl_sim_edges() {
 _boxctl_sim_advance() {
     local -i ret=1
     local -ar arg_specs=(
-        ':duration:'
+        '*:duration:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -439,7 +439,7 @@ _boxctl_sim_advance() {
 _boxctl_sim_clock-step() {
     local -i ret=1
     local -ar arg_specs=(
-        ':step:'
+        '*:step:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
@@ -480,7 +480,7 @@ _boxctl_sim_sounds() {
 _boxctl_sim_fault() {
     local -i ret=1
     local -ar arg_specs=(
-        ':name:'
+        '*:name:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
