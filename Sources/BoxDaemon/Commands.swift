@@ -83,7 +83,7 @@ extension Engine {
     }
 
     static let testPatterns: [String: LEDPattern] = Dictionary(uniqueKeysWithValues: [
-        LEDPattern.slowPulse, .pulse, .fastBlink, .urgentBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
+        LEDPattern.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
         .ack, .confirmation, .refused, .stop, .undone, .ready, .doubt, .confirmDoubt, .alreadyRecorded,
     ].map { ($0.name, $0) } + LEDColor.allCases.filter { $0 != .off }.map {
         ($0.rawValue, LEDPattern(name: $0.rawValue, color: $0, segments: [3000], repeats: false))

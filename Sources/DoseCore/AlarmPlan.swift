@@ -61,7 +61,8 @@ public struct AlarmPlan: Sendable, Hashable {
 
     /// The plan while Dose 2 is outstanding. `targetMinutes` already includes snoozes.
     ///
-    /// - Wake alarm around the target: pre-alarm (gentle), main (standard), follow-ups (critical).
+    /// - Wake alarm around the target (SSOT 2.4.3, "Wake Alarm Schedule"): pre-alarm
+    ///   standard, main critical, follow-ups critical. The window-open chime stays gentle.
     /// - Window open (gentle), remaining-time warnings and hard-stop warnings counted back
     ///   from the close, and the expiry at the close (critical), which every plan holds.
     /// - Wake-alarm steps at or after the close are dropped: the expiry covers them.
@@ -71,8 +72,8 @@ public struct AlarmPlan: Sendable, Hashable {
         var steps: [AlarmStep] = [AlarmStep(offset: .minutes(rules.window.openMin), kind: .windowOpen, level: .gentle)]
 
         var wake: [AlarmStep] = [
-            AlarmStep(offset: .minutes(targetMinutes - rules.wakeAlarm.preAlarmBeforeTargetMin), kind: .preAlarm, level: .gentle),
-            AlarmStep(offset: .minutes(targetMinutes), kind: .mainAlarm, level: .standard),
+            AlarmStep(offset: .minutes(targetMinutes - rules.wakeAlarm.preAlarmBeforeTargetMin), kind: .preAlarm, level: .standard),
+            AlarmStep(offset: .minutes(targetMinutes), kind: .mainAlarm, level: .critical),
         ]
         wake += rules.wakeAlarm.followUpsAfterTargetMin.map {
             AlarmStep(offset: .minutes(targetMinutes + $0), kind: .followUp, level: .critical)

@@ -23,8 +23,9 @@ public enum Action: Sendable, Hashable {
     /// Time passing: alarms fall due, confirmations time out, sessions close.
     case tick
     /// The shell could not establish tonight's doses from the log (a damaged file, salvaged
-    /// in part): until the night ends no dose is recorded without a confirmation.
-    case enterDoubt
+    /// in part, `since` then): until that night ends no dose is recorded without a
+    /// confirmation. After a restart the shell sends it again with the same `since`.
+    case enterDoubt(since: Date)
 }
 
 /// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
@@ -162,7 +163,8 @@ public enum Refusal: Sendable, Hashable {
         case .skipBeforeWindow: "422_WINDOW_NOT_OPEN"
         case .undoExpired: "410_UNDO_EXPIRED"
         case .nothingToUndo: "404_NOTHING_TO_UNDO"
-        case .cooldown: "429_RATE_LIMIT"
+        // Not 429_RATE_LIMIT: that is request throttling; this is the event's own cooldown.
+        case .cooldown: "425_EVENT_COOLDOWN"
         case .noOpenSession: "404_NO_SESSION"
         case .invalidCheckIn: "400_INVALID_CHECKIN"
         case .invalidTarget: "400_INVALID_TARGET"
@@ -191,7 +193,8 @@ public enum Refusal: Sendable, Hashable {
         case .snoozeBeforeWindow: "The Dose 2 window is not open yet; there is nothing to snooze."
         case .windowExceeded: "Dose 2 window has expired. Please skip this dose."
         case .dose2AlreadyTaken(let at):
-            "STOP – Dose 2 already taken at \(Refusal.clock(at, timeZone)). Another dose tonight is a health hazard."
+            // The seed's 409_ALREADY_TAKEN text, then its safety alert.
+            "This dose was already taken at \(Refusal.clock(at, timeZone)). STOP – another dose tonight is a health hazard."
         case .dose2WasSkipped: "Dose 2 was skipped tonight; nothing more to take."
         case .needsConfirmation(.early): "The Dose 2 window is not open yet. Taking Dose 2 early needs confirmation (--confirm)."
         case .needsConfirmation(.late): "The Dose 2 window has expired. Taking Dose 2 late needs confirmation (--confirm)."
@@ -199,7 +202,7 @@ public enum Refusal: Sendable, Hashable {
         case .skipBeforeWindow: "Skipping Dose 2 is possible once the window opens."
         case .undoExpired(let s): "The undo window (\(s) s) has passed."
         case .nothingToUndo: "There is no dose action to undo."
-        case .cooldown(let t, let s): "\(t.rawValue) was just logged; wait \(s) s."
+        case .cooldown(let t, let s): "\(t.rawValue) was logged moments ago; it can be logged again in \(s) s."
         case .noOpenSession: "There is no open night."
         case .invalidCheckIn: "Check-in answers out of range: quality 1–5, mental clarity 1–10."
         case .invalidTarget(let m, let valid):
@@ -244,7 +247,7 @@ public enum Outcome: Sendable, Hashable {
 /// Tonight's doses could not be established from the log. Ends at `until` (the next
 /// prep-time rollover) or when a night closes, whichever comes first.
 public struct Doubt: Sendable, Hashable {
-    public var since: Moment
+    public var since: Date
     public var until: Date
 }
 

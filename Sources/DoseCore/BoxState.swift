@@ -17,6 +17,8 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).
     var fallbackCloseCache: FallbackClose?
+    /// A closed night's `completedUntil`, computed once per closure.
+    var completedUntilCache: CompletedUntil?
 
     public init(settings: BoxSettings, night: Night = Night(), faults: Set<Fault> = []) {
         self.settings = settings
@@ -37,9 +39,14 @@ public struct BoxState: Sendable, Hashable {
         return now.elapsed(since: d1.at)
     }
 
-    /// The phase of SSOT 3.0. A closed night is done: the box is ready for the next Dose 1.
+    /// The phase of SSOT 3.0. A closed night reads `completed` (SSOT 3.0: finalizing ->
+    /// completed on check-in) until the next night begins at the prep-time rollover; a
+    /// press starts a new night all the same.
     public func phase(at now: Moment) -> Phase {
-        guard night.isOpen else { return .noDose1 }
+        guard night.isOpen else {
+            if let until = completedUntil(), now.wall < until { return .completed }
+            return .noDose1
+        }
         // Wake-final never hides a dose that is still owed (the window still running).
         let elapsed = elapsedSinceDose1(at: now)
         if night.wakeFinal != nil, night.isDose2Resolved || elapsed.map({ $0 >= window.closesAfter }) ?? true {
@@ -102,7 +109,12 @@ public struct BoxState: Sendable, Hashable {
         }
         if doubt != nil { return .doubt }
         if faults.contains(where: \.showsOnLED) { return .fault }
-        return .forPhase(phase(at: now))
+        return phasePattern(at: now)
+    }
+
+    /// The phase's own pattern, escalating with the time left in the window.
+    public func phasePattern(at now: Moment) -> LEDPattern {
+        .forPhase(phase(at: now), remaining: elapsedSinceDose1(at: now).map { window.remaining(elapsed: $0) })
     }
 
     public var snoozesRemaining: Int { max(0, settings.rules.snooze.maxPerNight - night.snoozeCount) }
@@ -150,7 +162,8 @@ public struct BoxState: Sendable, Hashable {
         var candidates: [Duration] = []
         if let elapsed = elapsedSinceDose1(at: now), !night.isDose2Resolved {
             if let next = remainingPlan.steps.first { candidates.append(next.offset - elapsed) }
-            for edge in [window.opensAfter, window.nearCloseAfter, window.closesAfter] where edge > elapsed {
+            let yellow = window.closesAfter - .minutes(settings.rules.led.yellowWithinMinOfClose)
+            for edge in [window.opensAfter, yellow, window.nearCloseAfter, window.closesAfter] where edge > elapsed {
                 candidates.append(edge - elapsed)
             }
         }
@@ -175,7 +188,21 @@ public struct BoxState: Sendable, Hashable {
 
     mutating func cacheFallbackClose() {
         fallbackCloseCache = fallbackClose()
+        completedUntilCache = night.closure.flatMap { c in completedUntil().map { CompletedUntil(sessionID: c.sessionID, until: $0) } }
     }
+
+    /// Until when a closed night reads `completed`: the prep-time rollover after it began,
+    /// when the next night begins (SSOT 3.0's time boundary model).
+    func completedUntil() -> Date? {
+        guard let c = night.closure, let s = night.session else { return nil }
+        if let cached = completedUntilCache, cached.sessionID == c.sessionID { return cached.until }
+        return SessionRules.prepRollover(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+    }
+}
+
+struct CompletedUntil: Sendable, Hashable {
+    var sessionID: String
+    var until: Date
 }
 
 struct FallbackClose: Sendable, Hashable {

@@ -56,6 +56,10 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public struct Feedback: Sendable, Hashable, Decodable {
         public let statusDisplayS: Double
     }
+    public struct LED: Sendable, Hashable, Decodable {
+        /// The LED turns yellow this close to the close (SSOT 2.4.3: "30 min warning, yellow indicator").
+        public let yellowWithinMinOfClose: Double
+    }
     /// The box's own guards against two doses together (see README, "Never two doses together").
     public struct Safety: Sendable, Hashable, Decodable {
         /// No button sequence records Dose 2 earlier than this after Dose 1; before it only
@@ -78,6 +82,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let gestures: Gestures
     public let feedback: Feedback
     public let safety: Safety
+    public let led: LED
 
     /// Decodes constants.json text. Keys are snake_case in the file.
     public static func decode(_ data: Data) throws -> DoseConstants {

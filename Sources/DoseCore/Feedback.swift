@@ -27,8 +27,12 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let off = LEDPattern(name: "off", color: .off, segments: [], repeats: true)
     public static let slowPulse = LEDPattern(name: "slow_pulse", color: .blue, segments: [150, 2850], repeats: true)
     public static let pulse = LEDPattern(name: "pulse", color: .green, segments: [150, 850], repeats: true)
+    /// 30 minutes or less left (SSOT 2.4.3: the 30-min warning is yellow).
     public static let fastBlink = LEDPattern(name: "fast", color: .yellow, segments: [250, 250], repeats: true)
+    /// 15 minutes or less left: take it now (SSOT 2.4.3: the 15-min warning is red).
     public static let urgentBlink = LEDPattern(name: "urgent", color: .red, segments: [100, 100], repeats: true)
+    /// The window has closed: red too, but a slow double blink, never the urgent rhythm.
+    public static let closedBlink = LEDPattern(name: "closed", color: .red, segments: [150, 150, 150, 1550], repeats: true)
     public static let slowGlow = LEDPattern(name: "slow_glow", color: .white, segments: [1000, 3000], repeats: true)
     public static let confirmEarly = LEDPattern(name: "confirm_early", color: .amber, segments: [80, 80, 80, 760], repeats: true)
     public static let confirmLate = LEDPattern(name: "confirm_late", color: .red, segments: [80, 80, 80, 80, 80, 600], repeats: true)
@@ -48,14 +52,17 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Shown by a status hold when the phase itself is dark: "alive, no dose yet".
     public static let ready = LEDPattern(name: "ready", color: .white, segments: [500], repeats: false)
 
-    /// The steady pattern of each phase. A dark bedroom until Dose 1; off again once the night is done.
-    public static func forPhase(_ phase: Phase) -> LEDPattern {
+    /// The steady pattern of each phase. A dark bedroom until Dose 1; off again once the
+    /// night is done. In the window it escalates with the time left (SSOT 2.4.3, PRD
+    /// "yellow → red"): green, yellow from 30 min left, red urgent from 15, red closed at 240.
+    public static func forPhase(_ phase: Phase, remaining: Duration? = nil) -> LEDPattern {
         switch phase {
         case .noDose1, .completed: .off
         case .beforeWindow: .slowPulse
-        case .active: .pulse
-        case .nearClose: .fastBlink
-        case .closed: .urgentBlink
+        case .active:
+            if let remaining, remaining <= .minutes(DoseConstants.box.led.yellowWithinMinOfClose) { .fastBlink } else { .pulse }
+        case .nearClose: .urgentBlink
+        case .closed: .closedBlink
         case .finalizing: .slowGlow
         }
     }
@@ -126,7 +133,7 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch self {
         case .audioUnavailable: "Alarms cannot sound: check the speaker and `boxctl doctor`; the box keeps retrying."
         case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
-        case .logRecovered: "The night log was damaged and set aside; a new one was started. Keep the .corrupt file for support."
+        case .logRecovered: "The night log was damaged and set aside; every readable row was carried into a new one (figures in the journal). Keep the .corrupt file for support."
         case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
         case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`; the box keeps retrying."
         case .buttonsSimulated: "SIMULATED buttons and LED: no config file names a GPIO chip and none was found. A real button does nothing."

@@ -84,7 +84,7 @@ struct Run {
         case .extraDose(let confirmed): return extraDose(confirmed: confirmed)
         case .logSleepEvent(let type, let notes, let confirmed): return logSleepEvent(type, notes: notes, confirmed: confirmed)
         case .checkIn(let answers, let confirmed): return checkIn(answers, confirmed: confirmed)
-        case .enterDoubt: return enterDoubt()
+        case .enterDoubt(let since): return enterDoubt(since: since)
         case .stopAlarm: return stopAlarm() ? .accepted(.alarmStopped) : .ignored
         case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
         case .setFault(let fault, let active):
@@ -264,7 +264,7 @@ struct Run {
     }
 
     mutating func showStatus() -> Outcome {
-        let phasePattern = LEDPattern.forPhase(state.phase(at: now))
+        let phasePattern = state.phasePattern(at: now)
         let shown = phasePattern == .off ? LEDPattern.ready : phasePattern
         effects.append(.flash(shown, duration: .seconds(rules.feedback.statusDisplayS)))
         effects.append(.play(.status))

@@ -65,11 +65,14 @@ extension Run {
         return .accepted(.awaitingConfirmation(.doubt))
     }
 
-    /// The shell could not establish tonight's doses. The doubt lasts until the next
-    /// prep-time rollover (18:00) or until a night closes; a warning tone says so at once.
-    mutating func enterDoubt() -> Outcome {
-        let until = SessionRules.nextOccurrence(of: rules.session.prepTime, after: now.wall, timeZone: settings.timeZone)
-        state.doubt = Doubt(since: now, until: until)
+    /// The shell could not establish tonight's doses (since `since`). The doubt lasts until
+    /// the next prep-time rollover (18:00) after it or until a night closes after it; a
+    /// warning tone says so at once. Sent again after a restart, it is over if either came.
+    mutating func enterDoubt(since: Date) -> Outcome {
+        let until = SessionRules.nextOccurrence(of: rules.session.prepTime, after: since, timeZone: settings.timeZone)
+        let nightEnded = night.closure.map { $0.at.wall >= since } ?? false
+        guard now.wall < until, !nightEnded else { return .ignored }
+        state.doubt = Doubt(since: since, until: until)
         state.pending = nil
         effects.append(.play(.warning))
         return .accepted(.doubtEntered)

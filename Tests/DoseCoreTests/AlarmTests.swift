@@ -7,7 +7,8 @@ import Testing
         let plan = AlarmPlan.make(targetMinutes: 165, rules: .box)
         let got = plan.steps.map { "\($0.kind.rawValue)@\($0.offset.minutes)/\($0.level)" }
         #expect(got == [
-            "window_open@150.0/gentle", "pre_alarm@160.0/gentle", "main_alarm@165.0/standard",
+            // SSOT 2.4.3 (000_…, "Wake Alarm Schedule"): pre-alarm Standard, main Critical, follow-ups Critical.
+            "window_open@150.0/gentle", "pre_alarm@160.0/standard", "main_alarm@165.0/critical",
             "follow_up@167.0/critical", "follow_up@169.0/critical", "follow_up@171.0/critical",
             "remaining_warning@210.0/standard", "hard_stop@225.0/standard", "hard_stop@235.0/critical",
             "hard_stop@238.0/critical", "remaining_warning@239.0/critical", "hard_stop@239.5/critical",

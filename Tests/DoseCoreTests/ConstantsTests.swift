@@ -47,6 +47,7 @@ import Testing
         #expect(c.gestures.confirmHoldMs == 2000)
         #expect(c.gestures.confirmationWindowS == 15)
         #expect(c.gestures.stuckGuardS == 15)
+        #expect(c.led.yellowWithinMinOfClose == 30)
         #expect(c.safety.dose2ButtonFloorMin == 120)
         #expect(c.safety.newDose1AfterLastDoseMin == 240)
     }

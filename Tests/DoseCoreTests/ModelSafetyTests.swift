@@ -153,7 +153,7 @@ import Testing
     @Test(arguments: Phase.allCases)
     func aDamagedLogNeverLeadsToAnUnconfirmedDose(from phase: Phase) {
         var start = Self.start(phase)
-        start.state = DoseReducer.reduce(start.state, .enterDoubt, Context(now: start.now)).state
+        start.state = DoseReducer.reduce(start.state, .enterDoubt(since: start.now.wall), Context(now: start.now)).state
         let r = Self.explore(from: start, alphabet: Self.buttons + Self.commands, depth: 5)
         print("model[doubt, \(phase)]: \(r.transitions) transitions, \(r.states) states")
         #expect(r.violations.isEmpty, "\(r.violations.joined(separator: "\n"))")

@@ -113,7 +113,7 @@ import Testing
 @Suite struct DoubtTests {
     @Test func inDoubtAPressStartsAConfirmationAndTheLEDAndAToneSaySo() {
         var h = Harness()
-        #expect(h.send(.enterDoubt, from: .system) == .accepted(.doubtEntered))
+        #expect(h.send(.enterDoubt(since: h.now.wall), from: .system) == .accepted(.doubtEntered))
         #expect(h.sounds == [.warning])
         #expect(h.lastEffects.contains(.led(.doubt)))
         #expect(h.press(.single) == .accepted(.awaitingConfirmation(.doubt)))
@@ -129,7 +129,7 @@ import Testing
 
     @Test func inDoubtBoxctlTakeNeedsConfirm() {
         var h = Harness()
-        h.send(.enterDoubt, from: .system)
+        h.send(.enterDoubt(since: h.now.wall), from: .system)
         let o = h.cli(.takeDose(confirmed: false))
         #expect(isRefused(o, "428_RECORD_IN_DOUBT"))
         if case .refused(let r) = o { #expect(r.message(timeZone: Harness.tz).hasPrefix(Refusal.doubtText)) }
@@ -138,7 +138,7 @@ import Testing
 
     @Test func theDoubtEndsAtTheNextPrepTimeOrWhenTheNightCloses() {
         var h = Harness() // 22:00 local
-        h.send(.enterDoubt, from: .system)
+        h.send(.enterDoubt(since: h.now.wall), from: .system)
         h.advance(.seconds(19 * 3600 + 59 * 60)) // 17:59 next day
         #expect(h.state.doubt != nil)
         h.advance(minutes: 1) // 18:00
@@ -146,12 +146,35 @@ import Testing
         #expect(h.press(.single) == .accepted(.recorded(.dose1)))
 
         var g = Harness()
-        g.send(.enterDoubt, from: .system)
+        g.send(.enterDoubt(since: g.now.wall), from: .system)
         g.cli(.takeDose(confirmed: true))
         g.at(minutesAfterDose1: 170)
         g.cli(.takeDose(confirmed: true))
         g.advance(minutes: 10)
         g.cli(.checkIn(CheckInAnswers()))
         #expect(g.state.doubt == nil)
+    }
+
+    /// After a restart the shell sends the doubt again with its original time: it holds
+    /// within the same night, and is over once that night closed or the rollover passed.
+    @Test func aRestartKeepsTheDoubtOnlyWithinItsNight() {
+        var h = Harness()
+        let since = h.now.wall
+        h.advance(minutes: 30)
+        #expect(h.send(.enterDoubt(since: since), from: .system) == .accepted(.doubtEntered))
+        #expect(h.state.doubt?.since == since)
+
+        var closed = Harness()
+        closed.takeDose1()
+        closed.at(minutesAfterDose1: 170)
+        closed.press(.single)
+        closed.advance(minutes: 10)
+        closed.cli(.checkIn(CheckInAnswers()))
+        #expect(closed.send(.enterDoubt(since: Harness.start.wall), from: .system) == .ignored)
+        #expect(closed.state.doubt == nil)
+
+        var late = Harness()
+        late.advance(.seconds(21 * 3600)) // 19:00 the next day: past the 18:00 rollover
+        #expect(late.send(.enterDoubt(since: Harness.start.wall), from: .system) == .ignored)
     }
 }

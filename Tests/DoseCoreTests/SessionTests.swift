@@ -41,7 +41,7 @@ import Testing
         #expect(!h.state.night.isOpen)
         #expect(h.state.night.closure?.terminalState == .expired)
         #expect(h.state.night.closure?.reason == .missedCheckInCutoff)
-        #expect(h.phase == .noDose1)
+        #expect(h.phase == .completed) // until the 18:00 rollover
     }
 
     @Test func theNextPressTheNextEveningStartsANewSession() {
@@ -74,14 +74,14 @@ import Testing
         var h = Harness()
         #expect(h.cli(.logSleepEvent(.bathroom, notes: nil)) == .accepted(.loggedSleepEvent(.bathroom)))
         h.advance(.seconds(59))
-        #expect(isRefused(h.cli(.logSleepEvent(.bathroom, notes: nil)), "429_RATE_LIMIT"))
+        #expect(isRefused(h.cli(.logSleepEvent(.bathroom, notes: nil)), "425_EVENT_COOLDOWN"))
         #expect(h.cli(.logSleepEvent(.anxiety, notes: nil)) == .accepted(.loggedSleepEvent(.anxiety)))
         #expect(h.cli(.logSleepEvent(.anxiety, notes: nil)) == .accepted(.loggedSleepEvent(.anxiety)))
         h.advance(.seconds(1))
         #expect(h.cli(.logSleepEvent(.bathroom, notes: nil)) == .accepted(.loggedSleepEvent(.bathroom)))
         h.cli(.logSleepEvent(.wakeFinal, notes: nil))
         h.advance(minutes: 59)
-        #expect(isRefused(h.cli(.logSleepEvent(.wakeFinal, notes: nil)), "429_RATE_LIMIT"))
+        #expect(isRefused(h.cli(.logSleepEvent(.wakeFinal, notes: nil)), "425_EVENT_COOLDOWN"))
         #expect(h.state.night.sleepEvents.count == 5)
         #expect(h.state.night.dose1 == nil) // events open a session without a dose
     }
@@ -109,7 +109,7 @@ import Testing
 }
 
 @Suite struct FeedbackTests {
-    static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .slowGlow, .confirmEarly, .confirmLate, .fault]
+    static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault]
 
     @Test func everySteadyPatternHasARhythmOfItsOwn() {
         #expect(Set(Self.steady.map(\.segments)).count == Self.steady.count)
@@ -120,7 +120,7 @@ import Testing
         #expect(LEDPattern.forPhase(.noDose1) == .off)
         #expect(LEDPattern.forPhase(.beforeWindow).color == .blue)
         #expect(LEDPattern.forPhase(.active).color == .green)
-        #expect(LEDPattern.forPhase(.nearClose).color == .yellow)
+        #expect(LEDPattern.forPhase(.nearClose).color == .red)
         #expect(LEDPattern.forPhase(.closed).color == .red)
         #expect(LEDPattern.forPhase(.finalizing).color == .white)
         #expect(LEDPattern.forPhase(.completed) == .off)

@@ -54,7 +54,7 @@ import Testing
         h.advance(minutes: 1)
         #expect(h.sounds.isEmpty)
         h.at(minutesAfterDose1: 175)
-        #expect(h.sounds == [.alarm(.mainAlarm, .standard)])
+        #expect(h.sounds == [.alarm(.mainAlarm, .critical)])
     }
 }
 

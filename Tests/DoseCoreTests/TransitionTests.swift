@@ -184,7 +184,7 @@ import Testing
         #expect(o == .accepted(.checkedIn(.completed)))
         #expect(!h.state.night.isOpen)
         #expect(h.state.night.closure?.reason == .checkIn)
-        #expect(h.phase == .noDose1) // ready for the next night
+        #expect(h.phase == .completed) // SSOT 3.0: finalizing -> completed on check-in; a press still starts a night
         #expect(isRefused(h.cli(.checkIn(CheckInAnswers())), "404_NO_SESSION"))
     }
 
@@ -214,7 +214,7 @@ import Testing
         }
         #expect(h.persisted.count == before)
         if case .refused(let r) = h.press(.single) {
-            #expect(r.message(timeZone: Harness.tz).hasPrefix("STOP – Dose 2 already taken at 00:50"))
+            #expect(r.message(timeZone: Harness.tz).hasPrefix("This dose was already taken at 00:50. STOP"))
         }
     }
 

@@ -46,7 +46,7 @@ import Testing
         expect exit 0
         boxctl log bathroom
         expect exit 3
-        expect output wait
+        expect output can be logged again in
         boxctl log sleepwalking
         expect exit 2
         boxctl checkin --quality 9

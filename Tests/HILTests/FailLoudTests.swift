@@ -77,7 +77,7 @@ import Glibc
         boxctl sim fault log-readonly
         advance 5h
         expect alive
-        expect sounds success window_open/gentle pre_alarm/gentle main_alarm/standard follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
+        expect sounds success window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
         press dose hold 2500
         expect alive
         """)
@@ -141,7 +141,7 @@ import Glibc
         boxctl sim fault audio-ok
         advance 1m
         expect no-fault audio_unavailable
-        expect led red urgent
+        expect led red closed
         """)
     }
 

@@ -20,9 +20,9 @@ import Glibc
         expect sound window_open gentle
         expect led green pulse
         advance 10m
-        expect sound pre_alarm gentle
+        expect sound pre_alarm standard        # SSOT 2.4.3 wake alarm table: pre-alarm Standard
         advance 5m
-        expect sound main_alarm standard
+        expect sound main_alarm critical       # main alarm Critical
         press dose                          # a single press takes Dose 2
         expect sounds success
         expect phase completed
@@ -39,13 +39,29 @@ import Glibc
         press dose
         expect sound success
         advance 5h
-        expect sounds window_open/gentle pre_alarm/gentle main_alarm/standard follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
+        expect sounds window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
         expect phase closed
-        expect led red urgent
+        expect led red closed
         expect status terminal_state null
         at 11:00                            # the missed check-in cutoff (07:00 + 4 h) closes the night
-        expect phase noDose1
+        expect phase completed              # SSOT 3.0: a closed night is completed until the 18:00 rollover
         expect status terminal_state expired
+        """)
+    }
+
+    /// Issue 16: the LED at 210 / 225 / 240 minutes (SSOT 2.4.3: 30-min warning yellow,
+    /// 15-min warning red; closed red with its own rhythm).
+    @Test func theLEDEscalatesThroughTheWindow() throws {
+        try night("""
+        press dose
+        advance 209m
+        expect led green pulse
+        advance 1m
+        expect led yellow fast
+        advance 15m
+        expect led red urgent
+        advance 15m
+        expect led red closed
         """)
     }
 
@@ -220,7 +236,7 @@ import Glibc
         kill
         down-for 4m                         # down across the main alarm's time
         restart
-        expect sounds main_alarm/standard   # it rings once, at once
+        expect sounds main_alarm/critical   # it rings once, at once
         advance 30s
         expect silence
         """)
@@ -253,7 +269,7 @@ import Glibc
         expect phase finalizing
         boxctl checkin --quality 4 --clarity 7
         expect exit 0
-        expect phase noDose1
+        expect phase completed
         expect status terminal_state completed
         at 22:00 press dose                 # the next evening: a new session
         expect status session_date 2026-11-22
@@ -267,7 +283,7 @@ import Glibc
         at 10:59
         expect phase finalizing
         at 11:00                            # no check-in: the 4 h cutoff closes it
-        expect phase noDose1
+        expect phase completed
         expect status terminal_state completed
         at 12:00 boxctl log water           # a daytime event opens a session
         expect status session_date 2026-11-21

@@ -27,14 +27,14 @@ import Testing
         expect sound window_open gentle
         expect no-fault audio_unavailable
         advance 15m
-        expect sounds pre_alarm/gentle main_alarm/standard
+        expect sounds pre_alarm/standard main_alarm/critical
         advance 2m
         expect sound follow_up critical
         """, rig: rig)
         try s.run()
         let sounds = try rig.boxctl(["sim", "sounds"]).out
         #expect(sounds.contains("02:30:00.120  window_open gentle"))
-        #expect(sounds.contains("02:45:00.120  main_alarm standard"))
+        #expect(sounds.contains("02:45:00.120  main_alarm critical"))
         #expect(rig.terminate() == 0) // a clean stop closes the PCM, and with it the WAV header
 
         let audio = try WavFile.read(path: wav.path)
