@@ -50,6 +50,8 @@ public final class Daemon: Sendable {
     public let hardwareDescription: String
     /// Held for the daemon's life: one boxd per state directory.
     let lock: StateDirectoryLock
+    /// Set when tonight's doses could not be established from the log (see `Action.enterDoubt`).
+    let doubtSince: Date?
 
     /// Builds the box. Throws only for what must stop the start: a bad config or a socket that cannot be bound.
     public init(options: DaemonOptions, logger: Logger) throws {
@@ -67,24 +69,35 @@ public final class Daemon: Sendable {
         case .fast(let speed): FastClock(speed: speed, startWall: Self.demoEvening(config.timeZone))
         }
 
-        // The log: a damaged file is set aside and a new one started; an unwritable one is a fault, not a crash.
+        // The log: a damaged file is set aside and what can be read of it salvaged into a new
+        // one; an unwritable one is a fault, not a crash.
+        let startedAt = clock.now().wall
         var log: NightLog?
         do {
-            log = try NightLog.open(stateDirectory: options.stateDirectory)
+            log = try NightLog.open(stateDirectory: options.stateDirectory, now: startedAt)
             if let fault = log?.fault { logger.error("night log recovered: \(fault)") }
+            if let s = log?.salvage {
+                logger.error("salvaged \(s.salvagedRows) rows, \(s.refusedRows) refused; tonight's doses \(s.doseRecordCertain ? "are known" : "are IN DOUBT")")
+            }
         } catch {
             logger.error("night log cannot be opened for writing: \(error)")
             log = nil
         }
-        // Tonight is the fold of the log. If it cannot be read, nothing is recorded on top of an
-        // unknown night: the box runs without a writable log and shows the fault.
+        // Tonight is the fold of the log (with the night before it, for the last dose taken).
+        // If it cannot be read, nothing is recorded on top of an unknown night without a
+        // confirmation: the box doubts tonight's record and shows the fault.
         var records: [LogRecord] = []
+        var doubt: Date?
         do {
-            records = try (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).latestSession()?.records ?? []
+            records = try Self.tonightsRecords(log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory))
         } catch {
-            logger.error("the night log cannot be read; doses will not be recorded until it is fixed: \(error)")
+            logger.error("the night log cannot be read; tonight's record is in doubt: \(error)")
             log = nil
+            doubt = startedAt
         }
+        // An uncertain recovery (now or before a restart) keeps the doubt until its night ends.
+        if doubt == nil, let r = try? log?.lastRecovery(), !r.doseRecordCertain { doubt = r.at }
+        doubtSince = doubt
 
         var settings = config.settings()
         try? SettingsStore(directory: options.stateDirectory).save(timeZone: settings.timeZone)
@@ -106,6 +119,17 @@ public final class Daemon: Sendable {
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
         server = ControlServer(path: options.socketPath, logger: logger) { req, uid in await engine.handle(req, uid: uid) }
+    }
+
+    /// The latest night's records, preceded by the night before when the latest has no
+    /// Dose 1 yet (a sleep event opened it), so the last dose taken is still known.
+    static func tonightsRecords(_ log: NightLog) throws(NightLogError) -> [LogRecord] {
+        guard let latest = try log.latestSession() else { return [] }
+        let night = Night(replaying: latest.records)
+        guard night.dose1 == nil else { return latest.records }
+        let earlier = try log.recentNights(limit: 2).first { $0.sessionID != latest.sessionID }
+        guard let earlier, let previous = try log.records(sessionID: earlier.sessionID) else { return latest.records }
+        return previous.records + latest.records
     }
 
     /// A sped-up night starts at 22:00 local time today, so the demo reads like a night.
@@ -161,7 +185,7 @@ public final class Daemon: Sendable {
     public func run() async throws {
         try server.start()
         await engine.setPhaseObserver { [notifier] status in notifier.notify("STATUS=\(status)") }
-        await engine.start()
+        await engine.start(doubtSince: doubtSince)
         notifier.notify("READY=1\nSTATUS=boxd running: \(hardwareDescription), clock \(options.clock)")
         logger.notice("boxd ready: hardware \(hardwareDescription), socket \(options.socketPath), state \(options.stateDirectory.path)")
 

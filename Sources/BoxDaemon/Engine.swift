@@ -82,10 +82,11 @@ public actor Engine {
 
     /// The first transition after start: shows the LED and every fault the hardware has
     /// now (not at the first event), rings what fell due while down.
-    public func start() {
+    public func start(doubtSince: Date? = nil) {
         if log?.fault != nil { setFault(.logRecovered, active: true) }
         if log == nil { setFault(.logUnwritable, active: true) }
         _ = apply(.tick, source: .system)
+        if let doubtSince { _ = apply(.enterDoubt(since: doubtSince), source: .system) }
     }
 
     // MARK: - Inputs
@@ -383,6 +384,7 @@ public actor Engine {
         edgeTimer?.cancel()
         hardware.audio.stop()
         hardware.led.stop()
+        log?.close()
     }
 }
 

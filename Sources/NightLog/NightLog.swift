@@ -65,7 +65,8 @@ public final class NightLog: Sendable {
         try open(stateDirectory: stateDirectory, now: Date())
     }
 
-    static func open(stateDirectory: URL, now: Date) throws(NightLogError) -> NightLog {
+    /// `now` on the box's own clock: it dates a recovery (`log_recoveries.recovered_at`).
+    public static func open(stateDirectory: URL, now: Date) throws(NightLogError) -> NightLog {
         let fileURL = stateDirectory.appendingPathComponent(fileName)
         let path = fileURL.path
         do {
@@ -280,6 +281,19 @@ public final class NightLog: Sendable {
     /// call after a `.sidecar` does the same by itself; this is for doing it now.
     public func reopen() throws(NightLogError) {
         try store.reopen()
+    }
+
+    /// boxd's clean stop: every commit checkpointed into the main file (the WAL left at
+    /// zero bytes), then closed. Skipped while a sidecar is unsafe to touch; the WAL keeps
+    /// everything then, as after a power cut.
+    public func close() {
+        guard !isReadOnly else { return }
+        do {
+            try guarded { _ = try db.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+            try (db as? DatabasePool)?.close()
+        } catch {
+            // Nothing is lost: the WAL holds every commit and the next open replays it.
+        }
     }
 
     // MARK: - Helpers

@@ -45,6 +45,20 @@ public struct NightSummary: Sendable, Hashable {
 extension NightLog {
     // MARK: - Rebuild
 
+    /// The latest recovery from a damaged file: when (on the box's clock) and whether
+    /// tonight's doses were established. The daemon doubts tonight's record after an
+    /// uncertain one until that night ends, across restarts.
+    public func lastRecovery() throws(NightLogError) -> (at: Date, doseRecordCertain: Bool)? {
+        try guarded {
+            try db.read { db in
+                guard try db.tableExists("log_recoveries"),
+                      let row = try Row.fetchOne(db, sql: "SELECT recovered_at, dose_record_certain FROM log_recoveries ORDER BY id DESC LIMIT 1"),
+                      let text = row[0] as String?, let at = Date(iso8601: text) else { return nil }
+                return (at, (row[1] as Int? ?? 0) == 1)
+            }
+        }
+    }
+
     /// The most recently opened session (open or closed), or nil on an empty log.
     /// "Most recent" is the last one appended (highest seq), not the latest wall-clock
     /// start: a wall clock that was wrong when a session opened must not hide it.
