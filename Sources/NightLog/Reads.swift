@@ -235,11 +235,13 @@ enum SessionQuery {
     }
 
     /// On time: DoseCore's rule (±10 min), against the night's target moved by its snoozes.
+    /// On time: DoseCore's rule (±10 min) against the night's own target. Snoozes do not
+    /// move it (SSOT 2.4.3: "On-Time Threshold ±10 minutes", of the target); history and
+    /// export show the snooze count beside it.
     static func isOnTime(_ row: Row) throws -> Bool {
         guard let interval = try row.decode(atIndex: intervalMin) as Double? else { return false }
         let rules = DoseConstants.box
-        let snoozeCount: Int64 = try row.decode(atIndex: snoozes)
-        let target = Double(try row.decode(atIndex: targetMinutes) as Int64) + Double(snoozeCount) * rules.snooze.stepMin
+        let target = Double(try row.decode(atIndex: targetMinutes) as Int64)
         return DoseWindow(rules: rules.window).isOnTime(intervalMinutes: interval, targetMinutes: target)
     }
 }

@@ -282,11 +282,12 @@ struct History: ParsableCommand {
             print("No nights recorded yet.")
             return
         }
-        print("night       dose 1  dose 2  interval  on time  ended")
+        // On time is ±10 min of the night's target; the snoozes it took stand beside it.
+        print("night       dose 1  dose 2  interval  on time  snoozes  ended")
         for n in nights {
             let d2 = n.skipped ? "skip " : clock(n.dose2, zone)
             let interval = n.intervalMinutes.map { String(format: "%4d min", Int($0.rounded())) } ?? "       —"
-            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.terminalState?.rawValue ?? "open")")
+            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.snoozeCount)        \(n.terminalState?.rawValue ?? "open")")
         }
     }
 
