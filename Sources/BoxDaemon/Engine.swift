@@ -25,7 +25,7 @@ public actor Engine {
         }
     }
 
-    public private(set) var state: BoxState
+    public internal(set) var state: BoxState
     var log: NightLog?
     let stateDirectory: URL
     public let clock: any BoxClock
@@ -47,6 +47,8 @@ public actor Engine {
     var unsaved: [LogRecord] = []
     /// Set while faults are being refreshed, so a fault transition never nests another.
     var refreshingHealth = false
+    /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
+    var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool
 
     /// What was played and shown, with simulated-clock offsets (for `boxctl sim sounds` and tests).
@@ -277,6 +279,7 @@ public actor Engine {
         if synced == state.faults.contains(.clockUnsynced) {
             setFault(.clockUnsynced, active: !synced)
         }
+        checkClock()
     }
 
     func noticePhase(_ now: Moment) {
@@ -289,6 +292,8 @@ public actor Engine {
     }
 
     // MARK: - Timers (real and fast clocks; the simulated clock is driven by `advance`)
+
+    static let clockCheckInterval: Duration = .seconds(60)
 
     /// How often a broken night log, sound device or button chip is tried again.
     static let retryInterval: Duration = .seconds(30)
@@ -303,7 +308,9 @@ public actor Engine {
         guard !clock.isSimulated else { return }
         coreTimer?.cancel()
         let retry = needsRetry ? Self.retryInterval : nil
-        if let d = [state.nextDeadline(at: clock.now()), retry].compactMap({ $0 }).min() {
+        // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.
+        let clockCheck: Duration? = clock is RealClock ? Self.clockCheckInterval : nil
+        if let d = [state.nextDeadline(at: clock.now()), retry, clockCheck].compactMap({ $0 }).min() {
             let clock = self.clock
             coreTimer = Task { [weak self] in
                 do { try await clock.sleep(for: d) } catch { return }

@@ -26,6 +26,14 @@ public struct BoxState: Sendable, Hashable {
         self.faults = faults
     }
 
+    /// The same night folded again from its records, whose wall times the shell re-derived
+    /// after a clock step (one timeline); everything in memory stays.
+    public mutating func reloadNight(_ records: [LogRecord]) {
+        night = Night(replaying: records)
+        fallbackCloseCache = nil
+        completedUntilCache = nil
+    }
+
     /// The state after a restart: the night folded from its records, nothing else.
     public static func rebuilt(settings: BoxSettings, records: [LogRecord], faults: Set<Fault> = []) -> BoxState {
         BoxState(settings: settings, night: Night(replaying: records), faults: faults)

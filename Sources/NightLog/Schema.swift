@@ -41,6 +41,21 @@ enum Schema {
                 )
                 """)
         }
+        // One timeline (see `NightLog.retime`): each boot's wall-clock offset as it was
+        // observed, whether the clock was synchronised then. Rows are only ever added.
+        migrator.registerMigration("v4-clock-offsets") { db in
+            try db.execute(sql: """
+                CREATE TABLE clock_offsets (
+                    id            INTEGER PRIMARY KEY,
+                    boot_id       TEXT NOT NULL,
+                    mono_ns       INTEGER NOT NULL,
+                    offset_ns     INTEGER NOT NULL,
+                    synced        INTEGER NOT NULL CHECK (synced IN (0, 1)),
+                    observed_utc  TEXT NOT NULL
+                );
+                CREATE INDEX idx_clock_offsets_boot ON clock_offsets(boot_id, id);
+                """)
+        }
         return migrator
     }
 
