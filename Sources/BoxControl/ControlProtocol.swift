@@ -7,6 +7,14 @@ public enum ControlProtocol {
     public static let version = 1
     /// Frames longer than this are refused (and the connection closed): a client has no reason to send more.
     public static let maxFrameBytes = 64 * 1024
+    /// A sleep-event or check-in note, in UTF-8 bytes: a paragraph, well inside a frame.
+    public static let maxNoteBytes = 8 * 1024
+
+    /// Why a note cannot be sent, naming the option and its limit, or nil.
+    public static func noteProblem(_ note: String?, option: String) -> String? {
+        guard let note, note.utf8.count > maxNoteBytes else { return nil }
+        return "\(option) is \(note.utf8.count) bytes; a note may have at most \(maxNoteBytes) bytes"
+    }
     public static let defaultSocketPath = "/run/boxd/control.sock"
 
     public static func encoder() -> JSONEncoder {

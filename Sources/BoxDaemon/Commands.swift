@@ -26,12 +26,14 @@ extension Engine {
         case "undo": return reply(apply(.undo, source: source))
         case "extra": return reply(apply(.extraDose(confirmed: req.confirm ?? false), source: source))
         case "log":
+            if let problem = ControlProtocol.noteProblem(req.note, option: "note") { return .usage(problem) }
             guard let text = req.event, let type = SleepEventType(rawValue: text) else {
                 return .usage("event must be one of \(SleepEventType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return reply(apply(.logSleepEvent(type, notes: req.note, confirmed: req.confirm ?? false), source: source))
         case "checkin":
             guard let answers = req.checkin else { return .usage("checkin needs the answers") }
+            if let problem = ControlProtocol.noteProblem(answers.notes, option: "notes") { return .usage(problem) }
             return reply(apply(.checkIn(answers, confirmed: req.confirm ?? false), source: source))
         case "target":
             guard let m = req.minutes else { return .usage("target needs minutes") }

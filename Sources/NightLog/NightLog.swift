@@ -249,7 +249,17 @@ public final class NightLog: Sendable {
     public static func openReadOnly(stateDirectory: URL) throws(NightLogError) -> NightLog {
         let fileURL = stateDirectory.appendingPathComponent(fileName)
         let path = fileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
+        // stat, not fileExists: a directory boxctl may not search is "permission denied",
+        // never "there is no night log yet".
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let code = errno
+            guard code == ENOENT else {
+                let why = code == EACCES ? "permission denied (is this user in group boxd? uid \(getuid()))" : String(cString: strerror(code))
+                throw .cannotOpen(path: path, detail: why)
+            }
+            throw .notFound(path: path)
+        }
         var config = Configuration()
         config.readonly = true
         // boxd may hold the write lock for a moment (or be recovering the WAL after a crash).

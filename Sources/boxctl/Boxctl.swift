@@ -14,7 +14,7 @@ struct Boxctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "boxctl",
         abstract: "Talk to the DoseTap Box (boxd).",
-        discussion: "Exit codes: 0 ok, 2 usage, 3 refused by the dose rules, 4 boxd unreachable, 5 night log unreadable, 6 not recorded, 7 output not writable.",
+        discussion: "Exit codes: 0 ok, 1 doctor found a failing check, 2 usage, 3 refused by the dose rules, 4 boxd unreachable (a socket path that is too long included), 5 night log unreadable, 6 not recorded, 7 output not writable.",
         subcommands: [Status.self, Take.self, Skip.self, Snooze.self, Undo.self, Dose.self, Log.self, CheckIn.self,
                       History.self, Export.self, Config.self, Target.self, Doctor.self, TestHardware.self, Sim.self])
 
@@ -219,6 +219,9 @@ struct Log: ParsableCommand {
     @Option(help: "A note.") var note: String?
     @Flag(help: "wake_final while Dose 2 is still owed: end the night and record Dose 2 as skipped.") var confirm = false
     @OptionGroup var connection: Connection
+    func validate() throws {
+        if let problem = ControlProtocol.noteProblem(note, option: "--note") { throw ValidationError(problem) }
+    }
     func run() throws { try connection.run(ControlRequest("log", confirm: confirm, event: event.rawValue, note: note)) }
 }
 
@@ -241,6 +244,7 @@ struct CheckIn: ParsableCommand {
     func validate() throws {
         guard CheckInAnswers.qualityRange.contains(quality) else { throw ValidationError("--quality must be 1 to 5") }
         guard CheckInAnswers.clarityRange.contains(clarity) else { throw ValidationError("--clarity must be 1 to 10") }
+        if let problem = ControlProtocol.noteProblem(notes, option: "--notes") { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -396,15 +400,22 @@ struct Target: ParsableCommand {
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor", abstract: "Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.")
+        commandName: "doctor", abstract: "Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.",
+        discussion: "Exits 0 when every check passes, 1 when one fails. --json prints the checks as a JSON list.")
     @Flag(help: "Also play a short tone.") var play = false
     @OptionGroup var connection: Connection
 
+    /// One check's result; `--json` prints the list.
+    struct Check: Encodable {
+        var check: String
+        var ok: Bool
+        var detail: String
+    }
+
     func run() throws {
-        var failed = false
+        var checks: [Check] = []
         func line(_ ok: Bool, _ what: String, _ detail: String) {
-            print("\(ok ? "PASS" : "FAIL")  \(what): \(detail)")
-            if !ok { failed = true }
+            checks.append(Check(check: what, ok: ok, detail: detail))
         }
         // The socket: present, a socket, group-accessible.
         var st = stat()
@@ -429,13 +440,24 @@ struct Doctor: ParsableCommand {
         } catch {
             line(false, "night log integrity", "\(error)")
         }
-        line(box_clock_synchronized() == 1, "time sync", box_clock_synchronized() == 1 ? "synchronised" : "not synchronised (NTP); the dose window is unaffected")
+        line(box_clock_synchronized() == 1, "time sync", box_clock_synchronized() == 1 ? "synchronised"
+             : "not synchronised (NTP): times shown may be off, and after a reboot the dose window is measured on this clock")
         if play {
             let r = try? ControlClient(path: connection.socket).send(ControlRequest("test-sound", name: "status"))
             line(r?.ok == true, "test tone", r?.message ?? "boxd not reachable")
         }
-        if failed { throw ExitCode(1) }
+        if connection.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(checks), as: UTF8.self))
+        } else {
+            for c in checks { print("\(c.ok ? "PASS" : "FAIL")  \(c.check): \(c.detail)") }
+        }
+        if checks.contains(where: { !$0.ok }) { throw ExitCode(Self.checkFailed) }
     }
+
+    /// doctor's own exit code: a check failed (documented in the README and --help).
+    static let checkFailed: Int32 = 1
 }
 
 struct TestHardware: ParsableCommand {
