@@ -102,3 +102,12 @@ import Testing
         #expect(h.phase == .beforeWindow)
     }
 }
+
+/// Issue 19 item 10: the clock fault says what an unsynchronised clock really affects.
+@Suite struct ClockFaultTextTests {
+    @Test func theClockFaultDoesNotClaimTheWindowIsUnaffected() {
+        let advice = Fault.clockUnsynced.advice
+        #expect(!advice.contains("not affected"))
+        #expect(advice.contains("after a reboot the dose window is measured on this clock"))
+    }
+}
