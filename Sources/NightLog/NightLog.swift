@@ -324,38 +324,3 @@ public final class NightLog: Sendable {
         (error as NSError).localizedDescription
     }
 }
-
-// MARK: - Hooks for the tests (internal; the test target does not import GRDB)
-
-extension NightLog {
-    /// Runs one statement on the writer connection, outside a transaction, and returns the
-    /// first column of the first row as text (PRAGMAs, simulated faults).
-    func writerScalar(_ sql: String) throws -> String? {
-        try db.writeWithoutTransaction { db in try String.fetchOne(db, sql: sql) }
-    }
-
-    /// The first column of the first row of a read, as text.
-    func readScalar(_ sql: String) throws -> String? {
-        try db.read { db in try String.fetchOne(db, sql: sql) }
-    }
-
-    /// Every row of `table` in rowid order, rowid included, each column as its storage class
-    /// and value ("i:3", "t:abc", "r:1.5", "b:<hex>", "null"), so two dumps compare exactly.
-    func dumpRows(_ table: String) throws -> [[String: String]] {
-        try db.read { db in
-            try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM \(table) ORDER BY rowid").map { row in
-                var out: [String: String] = [:]
-                for (column, value) in row {
-                    switch value.storage {
-                    case .null: out[column] = "null"
-                    case .int64(let i): out[column] = "i:\(i)"
-                    case .double(let d): out[column] = "r:\(d)"
-                    case .string(let t): out[column] = "t:" + t
-                    case .blob(let b): out[column] = "b:" + b.map { String(format: "%02x", $0) }.joined()
-                    }
-                }
-                return out
-            }
-        }
-    }
-}

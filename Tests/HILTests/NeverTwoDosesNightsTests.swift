@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct NeverTwoDosesNightsTests {
     /// A double tap from a bouncing thumb, then the hold the patient gives to undo it.
     @Test func aDoubleTapPlusTheNaturalUndoRecordsOneDose() throws {
-        try night("""
+        #expect(throws: Never.self) { try night("""
         at 22:00 edges dose "0:down,80:up,200:down,280:up"
         expect sounds success already_recorded
         expect status pending_confirmation null
@@ -18,12 +18,12 @@ import Testing
         expect doses 0 dose2
         advance 165m
         expect sound main_alarm
-        """)
+        """) }
     }
 
     /// A check-in at 165 min with Dose 2 owed is refused; the next take is Dose 2, not a new Dose 1.
     @Test func aCheckInWithDose2OwedDoesNotCloseTheNight() throws {
-        try night("""
+        #expect(throws: Never.self) { try night("""
         at 22:00 press dose
         advance 165m
         boxctl checkin --quality 3
@@ -35,12 +35,12 @@ import Testing
         expect output Dose 2 recorded.
         expect doses 1 dose1
         expect doses 1 dose2
-        """)
+        """) }
     }
 
     /// Item 3: wake_final while Dose 2 is owed is refused and the LED keeps the due dose.
     @Test func wakeFinalDoesNotHideADueDose() throws {
-        try night("""
+        #expect(throws: Never.self) { try night("""
         at 22:00 press dose
         advance 160m
         boxctl log wake_final
@@ -51,12 +51,12 @@ import Testing
         expect exit 0
         expect phase finalizing
         expect dose dose2_skipped
-        """)
+        """) }
     }
 
     /// Item 4: `dose extra` says only what is true.
     @Test func doseExtraSaysOnlyWhatIsTrue() throws {
-        try night("""
+        #expect(throws: Never.self) { try night("""
         at 22:00 boxctl dose extra
         expect exit 3
         expect output Please take Dose 1 first.
@@ -66,12 +66,12 @@ import Testing
         expect exit 3
         expect output Dose 2 has not been taken
         expect no-output STOP
-        """)
+        """) }
     }
 
     /// Item 5: three nap_start in a row: the second and third are refused.
     @Test func napsDoNotOverlap() throws {
-        try night("""
+        #expect(throws: Never.self) { try night("""
         at 22:00 boxctl log nap_start
         expect exit 0
         boxctl log nap_start
@@ -81,6 +81,6 @@ import Testing
         expect exit 3
         boxctl log nap_end
         expect exit 0
-        """)
+        """) }
     }
 }

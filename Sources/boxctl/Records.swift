@@ -1,0 +1,112 @@
+import ArgumentParser
+import BoxControl
+import CBoxSys
+import DoseCore
+import Foundation
+import NightLog
+
+// MARK: - viewing
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "One line per night: Dose 1, Dose 2, interval, on time, how it ended.")
+    @Option(help: "How many nights.") var days: Int = 14
+    @OptionGroup var connection: Connection
+
+    func validate() throws { guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") } }
+
+    func run() throws {
+        let log = try connection.openLog()
+        let nights: [NightSummary]
+        do { nights = try log.recentNights(limit: days) } catch {
+            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
+        if connection.json {
+            let rows = nights.map { n -> [String: String] in
+                ["session_date": n.sessionDate, "dose1": n.dose1?.iso8601 ?? "", "dose2": n.dose2?.iso8601 ?? "",
+                 "interval_min": n.intervalMinutes.map { String(Int($0.rounded())) } ?? "", "on_time": String(n.onTime),
+                 "skipped": String(n.skipped), "terminal_state": n.terminalState?.rawValue ?? "open"]
+            }
+            print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
+            return
+        }
+        // Local times in the box's time zone when boxd can say which; else this machine's.
+        let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(ControlRequest("status")))?
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? connection.savedTimeZone ?? .current
+        if nights.isEmpty {
+            print("No nights recorded yet.")
+            return
+        }
+        // On time is ±10 min of the night's target; the snoozes it took stand beside it.
+        print("night       dose 1  dose 2  interval  on time  snoozes  ended")
+        for n in nights {
+            let d2 = n.skipped ? "skip " : clock(n.dose2, zone)
+            let interval = n.intervalMinutes.map { String(format: "%4d min", Int($0.rounded())) } ?? "       —"
+            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.snoozeCount)        \(n.terminalState?.rawValue ?? "open")")
+        }
+    }
+
+    func clock(_ d: Date?, _ zone: TimeZone) -> String {
+        guard let d else { return "  —  " }
+        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: d)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    }
+}
+
+/// Exit code 7: the export's output cannot be written (not in BoxControl's ExitCode, which
+/// is the control protocol's; only export writes files).
+let outputNotWritableExit: Int32 = 7
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).",
+        discussion: "Existing CSV files in --out are kept unless --force is given. Exit code 7: --out cannot be written, or holds CSV files already (without --force).")
+    @Option(help: "Directory to write into (created if missing).") var out: String
+    @Option(help: "First session date, YYYY-MM-DD.") var from: String?
+    @Option(help: "Last session date, YYYY-MM-DD.") var to: String?
+    @Flag(help: "Replace CSV files already in --out.") var force = false
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        for (flag, date) in [("--from", from), ("--to", to)] {
+            if let date, let problem = ExportRange.problem(with: date) { throw ValidationError("\(flag): \(problem)") }
+        }
+        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to)") }
+    }
+
+    func run() throws {
+        let dir = URL(fileURLWithPath: out)
+        try checkOutput(dir)
+        let log = try connection.openLog()
+        do {
+            let files = try log.export(to: dir, from: from, to: to, overwrite: force)
+            for f in files { print(f.path) }
+        } catch {
+            switch error {
+            case .exportFailed(let path, let detail):
+                try notWritable(detail == "already exists" ? "\(path) already exists; add --force to replace it" : "cannot write \(path): \(detail)")
+            case .invalidArgument(let detail):
+                FileHandle.standardError.write(Data("export: \(detail)\n".utf8))
+                throw ExitCode(BoxControl.ExitCode.usage.rawValue)
+            default:
+                FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
+                throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            }
+        }
+    }
+
+    /// Before reading the log: --out must be (or become) a writable directory, and without
+    /// --force must not hold export files already.
+    func checkOutput(_ dir: URL) throws {
+        if let problem = NightLog.directoryProblem(dir.path) { try notWritable("cannot write to \(dir.path): \(problem)") }
+        if !force, let existing = NightLog.existingExportFiles(in: dir).first {
+            try notWritable("\(existing.path) already exists; add --force to replace it")
+        }
+    }
+
+    func notWritable(_ message: String) throws -> Never {
+        FileHandle.standardError.write(Data("export: \(message)\n".utf8))
+        throw ExitCode(outputNotWritableExit)
+    }
+}
