@@ -291,66 +291,6 @@ public actor Engine {
         observer?(now, "phase \(phase.rawValue)")
     }
 
-    // MARK: - Timers (real and fast clocks; the simulated clock is driven by `advance`)
-
-    static let clockCheckInterval: Duration = .seconds(60)
-
-    /// How often a broken night log, sound device or button chip is tried again.
-    static let retryInterval: Duration = .seconds(30)
-
-    /// Something is broken and must be tried again on a schedule, not only at the next event.
-    var needsRetry: Bool {
-        !unsaved.isEmpty || log == nil || state.faults.contains(.logUnwritable)
-            || state.faults.contains(.audioUnavailable) || state.faults.contains(.gpioUnavailable)
-    }
-
-    func reschedule() {
-        guard !clock.isSimulated else { return }
-        coreTimer?.cancel()
-        let retry = needsRetry ? Self.retryInterval : nil
-        // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.
-        let clockCheck: Duration? = clock is RealClock ? Self.clockCheckInterval : nil
-        if let d = [state.nextDeadline(at: clock.now()), retry, clockCheck].compactMap({ $0 }).min() {
-            let clock = self.clock
-            coreTimer = Task { [weak self] in
-                do { try await clock.sleep(for: d) } catch { return }
-                await self?.tick()
-            }
-        }
-        edgeTimer?.cancel()
-        if let d = recognizers.values.compactMap(\.nextDeadline).min() {
-            let clock = self.clock
-            edgeTimer = Task { [weak self] in
-                do { try await clock.sleep(untilEdge: d) } catch { return }
-                await self?.fireEdgeTimer()
-            }
-        }
-    }
-
-    func fireEdgeTimer() {
-        fireGestureDeadlines()
-        reschedule()
-    }
-
-    /// Sleeps until a deadline `d` ahead (CLOCK_BOOTTIME, like every alarm timer), plays,
-    /// and returns how late the sound started: ALSA's own start time when known.
-    func timedPlay(_ s: Sound, in d: Duration) async -> Duration {
-        let clock = ContinuousClock()
-        let deadline = clock.now + d
-        try? await Task.sleep(until: deadline, clock: clock)
-        let before = (hardware.audio as? ALSAPlayer)?.lastStart?.at
-        hardware.audio.play(s, volume: volume, repeatFor: s.level == nil ? nil : .seconds(1))
-        var started = clock.now
-        if let alsa = hardware.audio as? ALSAPlayer {
-            // Wait (bounded) for the stream to actually start.
-            for _ in 0..<200 where alsa.lastStart?.at == before {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            if let s = alsa.lastStart?.at, s != before { started = s }
-        }
-        return started - deadline
-    }
-
     // MARK: - Settings and status
 
     /// Saves the target; returns why it could not be saved, or nil.
