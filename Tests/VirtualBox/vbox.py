@@ -667,7 +667,8 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     (RUN / "s1-realclock.txt").write_text(seed + cap_b)
     wo = first(parse_tones(cap_b), lambda t: t["note"] == "E5" and t["on"] > due_mono - 5)
     err = (wo["on"] - due_mono) * 1000 if wo else float("nan")
-    check(wo is not None and -2 <= err <= 50, problems, f"real clock: window_open onset {err:+.1f} ms")
+    # -5 ms: the capture's timeline is exact to about one jiffy (4 ms), the stored Dose 1 to 1 ms.
+    check(wo is not None and -5 <= err <= 50, problems, f"real clock: window_open onset {err:+.1f} ms")
     real = (f"real clock: window_open E5 gentle onset {err:+.1f} ms after its wall-clock schedule "
             f"(next_alarm {st['next_alarm']['kind'] if st.get('next_alarm') else None} at {st['next_alarm']['at'] if st.get('next_alarm') else None})")
     return R.add("1 good night on real edges", not problems,
@@ -700,7 +701,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     bouncy = "0:d,3:u,6:d,11:u,15:d,22:u,25:d,180:u,184:d,191:u,196:d,203:u"
     # --- Bouncy presses: chatter of 0-25 ms on press and release, each on a fresh night. The
     # kernel reports every edge (gpiomon shows them in order); boxd must see one press.
-    trials, spurious, doses = 10, 0, []
+    trials, spurious, doses = 20, 0, []
     for k in range(trials):
         g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")
         time.sleep(0.8)
@@ -1024,12 +1025,15 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     perms = g.ssh("stat -c '%U:%G %a' /dev/gpiochip0", check=False).stdout.strip()
     check(recovered is not None, problems, "gpio fault not cleared within 60 s of the chip appearing")
     check(perms == "root:gpio 660", problems, f"hot-plugged chip {perms}")
-    before = db_query(g, "SELECT count(*) FROM dose_events")
-    g.ssh("vbox press 150")
-    time.sleep(1)
-    rows = db_query(g, "SELECT count(*) FROM dose_events")
+    g.ssh("vbox watch nc 3")
+    ep = parse_edges(g.ssh("vbox press 150").stdout)
+    time.sleep(1.5)
+    _, led_text = split_watch(g.ssh("vbox unwatch nc").stdout)
+    ack = first(parse_led(led_text), lambda x: x[0] >= ep[0][0] and x[1] == "111")
+    check(ack is not None, problems, "no LED acknowledgement of a press on the hot-plugged chip")
     figs.append(f"chip created: udev made it {perms}, fault cleared after {recovered if recovered is not None else float('nan'):.1f} s "
-                f"(boxd retries every 10 s), a press then reached boxd (dose rows {before} -> {rows})")
+                f"(boxd retries every 10 s), a press then reached boxd: LED white ack "
+                f"{((ack[0] - ep[0][0]) * 1000) if ack else float('nan'):.0f} ms after the press edge")
     g.poweroff()
     return R.add("6 no sound card / no chip at boot", not problems,
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
