@@ -57,10 +57,16 @@ extension Duration {
 
 extension Date {
     /// ISO 8601 in UTC with milliseconds, the format every stored timestamp uses.
+    /// Rounded to the millisecond and written digit by digit: the format style truncates a
+    /// binary fraction, so a stored ".089" read back (0.08899…) would be written ".088".
     public var iso8601: String {
-        var style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let ms = (timeIntervalSince1970 * 1000).rounded()
+        let seconds = (ms / 1000).rounded(.down)
+        var style = Date.ISO8601FormatStyle()
         style.timeZone = TimeZone(identifier: "UTC")!
-        return formatted(style)
+        let whole = Date(timeIntervalSince1970: seconds).formatted(style) // …T21:46:03Z
+        let fraction = Int(ms - seconds * 1000)
+        return whole.dropLast() + "." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + String(fraction) + "Z"
     }
 
     public init?(iso8601 text: String) {

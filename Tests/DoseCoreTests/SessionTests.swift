@@ -155,3 +155,18 @@ import Testing
         #expect(h.state.faults.isEmpty)
     }
 }
+
+/// Every stored timestamp is read back and written again (history, export, retiming): the
+/// text must survive the round trip to the millisecond.
+@Suite struct TimestampTextTests {
+    @Test func storedTimestampsRoundTripToTheMillisecond() throws {
+        for ms in [0, 1, 9, 10, 89, 99, 100, 500, 998, 999] {
+            let text = "2026-11-03T21:46:03." + String(format: "%03d", ms) + "Z"
+            let date = try #require(Date(iso8601: text))
+            #expect(date.iso8601 == text)
+        }
+        // A live instant (microseconds) is rounded, and 999.6 ms carries into the next second.
+        #expect(Date(timeIntervalSince1970: 1_700_000_000.0896).iso8601 == "2023-11-14T22:13:20.090Z")
+        #expect(Date(timeIntervalSince1970: 1_700_000_000.9996).iso8601 == "2023-11-14T22:13:21.000Z")
+    }
+}
