@@ -186,9 +186,6 @@ public final class Daemon: Sendable {
         try server.start()
         await engine.setPhaseObserver { [notifier] status in notifier.notify("STATUS=\(status)") }
         await engine.start(doubtSince: doubtSince)
-        notifier.notify("READY=1\nSTATUS=boxd running: \(hardwareDescription), clock \(options.clock)")
-        logger.notice("boxd ready: hardware \(hardwareDescription), socket \(options.socketPath), state \(options.stateDirectory.path)")
-
         let service = BoxService(daemon: self)
         let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -208,6 +205,10 @@ struct BoxService: Service {
     let daemon: Daemon
 
     func run() async throws {
+        // READY=1 only now: the ServiceGroup traps SIGTERM before it starts its services, so a
+        // stop that follows the start at once is a clean stop, never the default action.
+        daemon.notifier.notify("READY=1\nSTATUS=boxd running: \(daemon.hardwareDescription), clock \(daemon.options.clock)")
+        daemon.logger.notice("boxd ready: hardware \(daemon.hardwareDescription), socket \(daemon.options.socketPath), state \(daemon.options.stateDirectory.path)")
         let engine = daemon.engine
         let edges = daemon.edges
         let notifier = daemon.notifier
