@@ -208,11 +208,16 @@ public actor Engine {
         showLED(now)
     }
 
-    /// A log that could not be opened at start is tried again; once open, what is waiting is written.
+    /// A log that could not be opened (or read) at start is tried again. Once it opens and
+    /// tonight can be read from it, a doubt that came from not reading it ends, and what is
+    /// waiting is written.
     func reopenLog() {
-        guard let opened = try? NightLog.open(stateDirectory: stateDirectory) else { return }
+        guard let opened = try? NightLog.open(stateDirectory: stateDirectory),
+              let records = try? Daemon.tonightsRecords(opened) else { return }
         logger.notice("night log opened")
         log = opened
+        if state.doubt != nil { _ = apply(.restoreNight(records + unsaved), source: .system) }
+        if let r = try? opened.lastRecovery(), !r.doseRecordCertain { _ = apply(.enterDoubt(since: r.at), source: .system) }
         if unsaved.isEmpty { setFault(.logUnwritable, active: false) } // else the next write clears it
     }
 

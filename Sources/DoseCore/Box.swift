@@ -26,6 +26,9 @@ public enum Action: Sendable, Hashable {
     /// in part, `since` then): until that night ends no dose is recorded without a
     /// confirmation. After a restart the shell sends it again with the same `since`.
     case enterDoubt(since: Date)
+    /// The log could not be read at start (the doubt) and now can: tonight is the fold of
+    /// `records`, and the doubt that came from not reading it is over.
+    case restoreNight([LogRecord])
 }
 
 /// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
@@ -73,6 +76,7 @@ public enum Acceptance: Sendable, Hashable {
     /// A hold answered a repeated press: nothing was undone, the dose stands.
     case repeatCancelled(DoseEventType, at: Date)
     case doubtEntered
+    case nightRestored
     case loggedSleepEvent(SleepEventType)
     case checkedIn(TerminalState)
     case undone(DoseEventType)
@@ -95,6 +99,7 @@ public enum Acceptance: Sendable, Hashable {
             "Dose 2 recorded early: \(m) minutes after Dose 1, \(Int(DoseConstants.box.window.openMin) - m) minutes before the window opens."
         case .repeatCancelled(let t, _): "The repeated press recorded nothing; \(t.label) stands."
         case .doubtEntered: Refusal.doubtText
+        case .nightRestored: "Tonight's record can be read again."
         case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
         case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
         case .undone(let t): "Undone: \(t.rawValue)."

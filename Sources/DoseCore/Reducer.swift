@@ -85,6 +85,7 @@ struct Run {
         case .logSleepEvent(let type, let notes, let confirmed): return logSleepEvent(type, notes: notes, confirmed: confirmed)
         case .checkIn(let answers, let confirmed): return checkIn(answers, confirmed: confirmed)
         case .enterDoubt(let since): return enterDoubt(since: since)
+        case .restoreNight(let records): return restoreNight(records)
         case .stopAlarm: return stopAlarm() ? .accepted(.alarmStopped) : .ignored
         case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
         case .setFault(let fault, let active):

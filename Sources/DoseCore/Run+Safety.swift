@@ -77,4 +77,13 @@ extension Run {
         effects.append(.play(.warning))
         return .accepted(.doubtEntered)
     }
+
+    /// The log can be read again: the night is what it holds, and a doubt that began because
+    /// it could not be read is over (a doubt from a partial recovery is sent again after this).
+    mutating func restoreNight(_ records: [LogRecord]) -> Outcome {
+        state.reloadNight(records)
+        state.doubt = nil
+        if state.pending?.kind == .doubt { state.pending = nil }
+        return .accepted(.nightRestored)
+    }
 }

@@ -106,6 +106,47 @@ import Glibc
         }
     }
 
+    /// Issue 10, item 6: a log that cannot be opened for writing at start (here an empty,
+    /// immutable file; in the virtual box a full ext4) is tried again until it opens. Meanwhile
+    /// tonight is in doubt and nothing is acknowledged; afterwards the doubt is over and a
+    /// press records Dose 1.
+    @Test func aLogThatCannotBeOpenedAtStartIsOpenedOnceItCanBe() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        #expect(rig.terminate() == 0)
+        let log = rig.dir.appendingPathComponent("nightlog.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log + suffix) }
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        try Self.chattr("+i", [log])
+        var locked = true
+        defer { if locked { try? Self.chattr("-i", [log]) } }
+        try rig.launch()
+        var st = try rig.statusJSON()
+        let codes = (st["faults"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        #expect(codes.contains("log_unwritable"), "\(codes)")
+        #expect(st["doubt"] as? String != nil)
+        let pressed = try rig.boxctl(["sim", "press", "dose"])
+        #expect(pressed.exit == 0)
+        #expect(try rig.statusJSON()["dose1_at"] is NSNull)
+        let take = try rig.boxctl(["take", "--confirm"])
+        #expect(take.exit == 6 && (take.out + take.err).contains("Not recorded"), "\(take.exit) \(take.out) \(take.err)")
+        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == 0)
+
+        try Self.chattr("-i", [log])
+        locked = false
+        _ = try rig.boxctl(["sim", "advance", "1m"]) // the retry runs on the box's timer
+        st = try rig.statusJSON()
+        let after = (st["faults"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        #expect(!after.contains("log_unwritable"), "\(after)")
+        #expect(st["doubt"] is NSNull, "\(String(describing: st["doubt"]))")
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        #expect(try rig.statusJSON()["dose1_at"] as? String != nil)
+        #expect(rig.isAlive)
+        #expect(rig.terminate() == 0)
+        #expect(try DamagedLogTests.doseRows(rig, "dose1") == 1)
+    }
+
     /// Item 2, mid-night: 100 nights on one box, each with the log failing after Dose 1:
     /// no crash, the alarms ring, Dose 2 gets the error tone and exit 6.
     @Test func aHundredNightsWithTheLogFailingMidNight() throws {
