@@ -72,7 +72,9 @@ let package = Package(
         .target(name: "TestSupport"),
 
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "TestSupport"], swiftSettings: optimized),
-        .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"]),
+        .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"],
+                    // Read through #filePath: a log written by an older build (see its script).
+                    exclude: ["Fixtures"]),
         .testTarget(name: "BoxHardwareTests", dependencies: ["BoxHardware", "BoxALSA", "DoseCore"]),
         .testTarget(name: "BoxGPIOTests", dependencies: ["BoxGPIO", "BoxHardware", "DoseCore"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),

@@ -107,7 +107,12 @@ public struct DoseMetadata: Sendable, Hashable, Codable {
 
 /// The quick-mode morning check-in of SSOT 2.5, plus notes.
 public struct CheckInAnswers: Sendable, Hashable, Codable {
-    public enum FeelRested: String, Sendable, Hashable, CaseIterable, Codable { case notAtAll, slightly, moderate, well, veryWell }
+    public enum FeelRested: String, Sendable, Hashable, CaseIterable, Codable {
+        case notAtAll, slightly, moderate, well, veryWell
+
+        /// Schema v6's integer `feeling_rested`, "1-5 scale": not at all = 1 … very well = 5.
+        public var scale: Int { Self.allCases.firstIndex(of: self)! + 1 }
+    }
     public enum Grogginess: String, Sendable, Hashable, CaseIterable, Codable { case none, mild, moderate, severe, cantFunction }
     public enum Mood: String, Sendable, Hashable, CaseIterable, Codable { case veryLow, low, neutral, good, great }
 

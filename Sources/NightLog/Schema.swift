@@ -56,7 +56,58 @@ enum Schema {
                 CREATE INDEX idx_clock_offsets_boot ON clock_offsets(boot_id, id);
                 """)
         }
+        // What a tool reading a DoseTap schema v6 database expects (schema seed v6; SSOT 3.0
+        // "Storage and Persistence Truth"), added to the box's own tables:
+        // - sleep_events.color_hex: the seed's optional colour override; the box has no
+        //   screen and leaves it NULL (the seed's default).
+        // - morning_checkins' v6 names beside the box's: completed_at (the check-in's
+        //   timestamp), overall_quality (sleep_quality, 1-5), feeling_rested (feel_rested as
+        //   1-5) and wake_count (the wake_temp events logged in the night when it was saved).
+        //   Written with the row (`Writes`), filled here for the nights already kept.
+        // - current_session: a view of the latest session with both seeds' columns, never a
+        //   second copy of the night that could disagree with the log.
+        // Not added: UNIQUE(session_date) on morning_checkins. SSOT 3.0, the newer seed, ties a
+        // check-in to its session (session_id, UNIQUE here); two sessions can share a date on
+        // the box (a nap after the morning check-in), and a unique date would refuse the
+        // second check-in or stop this migration on a log that already holds one.
+        migrator.registerMigration("v5-schema-v6-columns") { db in
+            try db.execute(sql: """
+                ALTER TABLE sleep_events ADD COLUMN color_hex TEXT;
+                ALTER TABLE morning_checkins ADD COLUMN completed_at TEXT;
+                ALTER TABLE morning_checkins ADD COLUMN overall_quality INTEGER;
+                ALTER TABLE morning_checkins ADD COLUMN feeling_rested INTEGER;
+                ALTER TABLE morning_checkins ADD COLUMN wake_count INTEGER NOT NULL DEFAULT 0;
+                UPDATE morning_checkins SET completed_at = timestamp, overall_quality = sleep_quality,
+                    feeling_rested = \(feelingRestedSQL("feel_rested")), wake_count = \(wakeCountSQL("morning_checkins.session_id"));
+                CREATE VIEW current_session AS
+                    SELECT 1 AS id, s.session_id, s.session_date,
+                        (SELECT timestamp FROM dose_events WHERE session_id = s.session_id AND event_type = 'dose1'
+                            AND undone_at IS NULL ORDER BY timestamp, seq LIMIT 1) AS dose1_time,
+                        (SELECT timestamp FROM dose_events WHERE session_id = s.session_id AND event_type = 'dose2'
+                            AND undone_at IS NULL ORDER BY timestamp, seq LIMIT 1) AS dose2_time,
+                        (SELECT count(*) FROM dose_events WHERE session_id = s.session_id AND event_type = 'snooze'
+                            AND undone_at IS NULL) AS snooze_count,
+                        EXISTS (SELECT 1 FROM dose_events WHERE session_id = s.session_id AND event_type = 'dose2_skipped'
+                            AND undone_at IS NULL) AS dose2_skipped,
+                        s.terminal_state, s.start_utc AS session_start_utc, s.end_utc AS session_end_utc,
+                        max(s.start_utc, coalesce(s.end_utc, ''),
+                            coalesce((SELECT max(max(timestamp, coalesce(undone_at, ''))) FROM dose_events
+                                      WHERE session_id = s.session_id), '')) AS updated_at
+                    FROM sleep_sessions s ORDER BY s.seq DESC LIMIT 1;
+                """)
+        }
         return migrator
+    }
+
+    /// The seed's integer feeling_rested (1-5) from the box's answer, in SQL.
+    static func feelingRestedSQL(_ column: String) -> String {
+        let cases = CheckInAnswers.FeelRested.allCases.map { "WHEN '\($0.rawValue)' THEN \($0.scale)" }
+        return "CASE \(column) \(cases.joined(separator: " ")) END"
+    }
+
+    /// A check-in's wake_count: the wake_temp events logged in its night, in SQL.
+    static func wakeCountSQL(_ sessionIDColumn: String) -> String {
+        "(SELECT count(*) FROM sleep_events w WHERE w.session_id = \(sessionIDColumn) AND w.event_type = '\(SleepEventType.wakeTemp.rawValue)')"
     }
 
     // ISO 8601 UTC with milliseconds, like every other timestamp in the file.

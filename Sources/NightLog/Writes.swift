@@ -76,11 +76,14 @@ extension NightLog {
             let a = c.answers
             try db.cachedStatement(sql: """
                 INSERT INTO morning_checkins (id, seq, session_id, session_date, timestamp, boot_id, mono_ns,
-                    sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, source,
+                    completed_at, overall_quality, feeling_rested, wake_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Schema.wakeCountSQL("?")))
                 """).execute(arguments: [c.id, seq, c.sessionID, c.sessionDate, c.at.wall.iso8601, c.at.boot, c.at.monoNanos,
                                          a.sleepQuality, a.feelRested.rawValue, a.grogginess.rawValue, a.mentalClarity,
-                                         a.mood.rawValue, a.notes, c.source.description])
+                                         a.mood.rawValue, a.notes, c.source.description,
+                                         // Schema v6's names for the same answers (see Schema "v5").
+                                         c.at.wall.iso8601, a.sleepQuality, a.feelRested.scale, c.sessionID])
 
         case .undone(let u):
             // Undo marks the row; it stays for the record and is skipped by state, history and export.

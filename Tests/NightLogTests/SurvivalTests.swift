@@ -40,7 +40,7 @@ import Testing
             let night = try #require(try log.recentNights(limit: 5).first)
             #expect(night.dose2 == Fixture.at(195).wall)
             #expect(night.intervalMinutes == 165)
-            let doses = try log.csv(.doseEvents)
+            let doses = try log.csv(.boxDoseEvents)
             #expect(!doses.contains("d2-wrong"))
             #expect(doses.contains("d2,dose2,"))
         }
@@ -53,7 +53,7 @@ import Testing
             let log = try NightLog.open(stateDirectory: dir)
             #expect(try log.writerScalar("PRAGMA journal_mode") == "wal")
             #expect(try log.writerScalar("PRAGMA synchronous") == "2") // FULL
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations") == "v1-initial,v2-session-target,v3-recoveries,v4-clock-offsets")
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations") == "v1-initial,v2-session-target,v3-recoveries,v4-clock-offsets,v5-schema-v6-columns")
         }
     }
 
