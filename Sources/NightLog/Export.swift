@@ -3,58 +3,76 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The five export files. Byte-for-byte deterministic: fixed columns, header always,
-/// timestamps as stored (ISO 8601 UTC with milliseconds), booleans `true`/`false`, empty
-/// field for "none", RFC 4180 quoting, CRLF line ends, rows in a total order.
-/// Undone dose events never appear and never count.
+/// The export files: the seeds' files first, with the seeds' names and headers exactly,
+/// then the box's own files (prefix `box-`) with what the seeds' files have no column for
+/// (session ids, the source of each record, check-in notes and times, undo-aware dose flags).
+/// Byte-for-byte deterministic: fixed columns, header always, timestamps as stored (ISO 8601
+/// UTC with milliseconds), booleans `true`/`false`, empty field for "none" (and for what the
+/// box does not collect), RFC 4180 quoting, CRLF line ends, rows in a total order. Undone
+/// dose events never appear and never count.
 ///
 /// Free text (the `notes` of sleep events and check-ins) that a spreadsheet would run as a
 /// formula, i.e. text starting with `=`, `+`, `-`, `@`, a tab or a CR, is written with a
 /// single quote `'` in front (OWASP's advice against CSV injection). Only those columns:
 /// numbers and timestamps are never changed.
 public enum ExportFile: String, Sendable, CaseIterable {
+    // The seeds' files.
+    case events
     case sessions
-    case doseEvents = "dose_events"
     case sleepEvents = "sleep_events"
     case morningCheckins = "morning_checkins"
     case analytics
+    // The box's own.
+    case boxSessions = "box-sessions"
+    case boxDoseEvents = "box-dose-events"
+    case boxSleepEvents = "box-sleep-events"
+    case boxMorningCheckins = "box-morning-checkins"
 
     public var fileName: String { rawValue + ".csv" }
 
     /// The columns that hold free text typed by a person (indexes into `columns`).
     var freeTextColumns: Set<Int32> {
-        switch self {
-        case .sleepEvents: [Int32(columns.firstIndex(of: "notes")!)]
-        case .morningCheckins: [Int32(columns.firstIndex(of: "notes")!)]
-        case .sessions, .doseEvents, .analytics: []
-        }
+        guard let notes = columns.firstIndex(of: "notes") else { return [] }
+        return [Int32(notes)]
     }
+
+    /// Columns of the seeds' check-in file that the box does not collect: written empty.
+    static let checkinColumnsNotCollected = ["has_physical_symptoms", "has_respiratory_symptoms", "has_sleep_environment",
+                                             "sleep_aids_used", "room_darkness", "noise_level", "screen_minutes_bucket"]
 
     public var columns: [String] {
         switch self {
-        // The seed's columns, then session_id (two sessions can share a date).
+        // SSOT 2.4.3 "Export System" names the file ("Complete dose and sleep event history")
+        // but gives no header: the columns the schema seed's dose_events and sleep_events
+        // share, then each one's own (metadata for doses, color_hex and notes for sleep events).
+        case .events:
+            ["id", "event_type", "timestamp", "session_date", "metadata", "color_hex", "notes"]
+        // Schema seed v6, "Export Format", exactly.
         case .sessions:
-            ["session_date", "dose1_time", "dose2_time", "snooze_count", "dose2_skipped", "terminal_state", "session_id"]
-        case .doseEvents:
-            ["id", "event_type", "timestamp", "session_date", "session_id", "is_early", "is_late", "is_extra_dose",
-             "snooze_number", "reason", "source"]
-        // The seed's columns (minus color_hex, which the box has no use for), then source.
+            ["session_date", "dose1_time", "dose2_time", "snooze_count", "dose2_skipped", "terminal_state"]
         case .sleepEvents:
-            ["id", "event_type", "timestamp", "session_date", "notes", "source"]
-        // The seed's columns that the box collects, plus notes, then when and which session.
-        // Dropped (not collected by the box): has_physical_symptoms, has_respiratory_symptoms,
-        // has_sleep_environment, sleep_aids_used, room_darkness, noise_level, screen_minutes_bucket.
+            ["id", "event_type", "timestamp", "session_date", "notes"]
         case .morningCheckins:
-            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood", "notes", "timestamp", "session_id"]
-        // SSOT 2.4.3 GET /analytics/export.
+            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood"] + Self.checkinColumnsNotCollected
+        // SSOT 2.4.3 GET /analytics/export, exactly.
         case .analytics:
             ["Date", "Dose1Time", "Dose2Time", "Interval", "OnTime", "NaturalWake"]
+        // The seed's session columns, then session_id (two sessions can share a date).
+        case .boxSessions:
+            ["session_date", "dose1_time", "dose2_time", "snooze_count", "dose2_skipped", "terminal_state", "session_id"]
+        case .boxDoseEvents:
+            ["id", "event_type", "timestamp", "session_date", "session_id", "is_early", "is_late", "is_extra_dose",
+             "snooze_number", "reason", "source"]
+        case .boxSleepEvents:
+            ["id", "event_type", "timestamp", "session_date", "notes", "source"]
+        case .boxMorningCheckins:
+            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood", "notes", "timestamp", "session_id"]
         }
     }
 }
 
 extension NightLog {
-    /// Writes all five CSV files into `directory` (created if needed), from one consistent
+    /// Writes every export file into `directory` (created if needed), from one consistent
     /// snapshot of the log. `from`/`to` are inclusive session dates (YYYY-MM-DD), nil for open.
     /// With `overwrite` false, an export file already in `directory` stops the export before
     /// anything is written (`exportFailed` naming that file, detail "already exists").
@@ -83,7 +101,7 @@ extension NightLog {
         return urls
     }
 
-    /// The export files (any of the five names) already present in `directory`, in
+    /// The export files (any of their names) already present in `directory`, in
     /// `ExportFile.allCases` order.
     public static func existingExportFiles(in directory: URL) -> [URL] {
         ExportFile.allCases.map { directory.appendingPathComponent($0.fileName) }
@@ -137,7 +155,7 @@ extension NightLog {
         return try guarded { try db.read { db in try Self.render(file, range: range, db: db) } }
     }
 
-    /// All five CSV texts from one read transaction (so they agree with each other).
+    /// Every file's CSV text from one read transaction (so they agree with each other).
     public func csvTexts(from: String? = nil, to: String? = nil) throws(NightLogError) -> [ExportFile: String] {
         let range = try ExportRange(from: from, to: to)
         return try guarded {
@@ -154,7 +172,7 @@ extension NightLog {
     private static func render(_ file: ExportFile, range: ExportRange, db: Database) throws -> String {
         var out = CSVWriter(columns: file.columns, freeText: file.freeTextColumns)
         switch file {
-        case .sessions:
+        case .sessions, .boxSessions:
             let sql = SessionQuery.sql(naturalWake: false, filter: range.whereClause("s.session_date"), order: "s.session_date, s.seq")
             let rows = try Row.fetchCursor(db, sql: sql, arguments: range.arguments)
             while let row = try rows.next() {
@@ -164,7 +182,7 @@ extension NightLog {
                 out.add(String(try row.decode(atIndex: SessionQuery.snoozes) as Int64))
                 out.add(try row.decode(atIndex: SessionQuery.skipped) as Bool ? "true" : "false")
                 out.add(try row.decode(atIndex: SessionQuery.terminalState) as String?)
-                out.add(try row.decode(atIndex: SessionQuery.sessionID) as String?)
+                if file == .boxSessions { out.add(try row.decode(atIndex: SessionQuery.sessionID) as String?) }
                 out.endRow()
             }
 
@@ -184,7 +202,20 @@ extension NightLog {
                 out.endRow()
             }
 
-        case .doseEvents:
+        case .events:
+            // Doses (not undone) and sleep events in one timeline; seq orders equal timestamps.
+            let sql = """
+                SELECT id, event_type, timestamp, session_date, metadata, color_hex, notes FROM (
+                    SELECT id, event_type, timestamp, session_date, metadata, NULL AS color_hex, NULL AS notes, seq
+                    FROM dose_events WHERE undone_at IS NULL
+                    UNION ALL
+                    SELECT id, event_type, timestamp, session_date, NULL, color_hex, notes, seq FROM sleep_events)
+                \(range.whereClause("session_date"))
+                ORDER BY timestamp, seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .boxDoseEvents:
             // Flags come out of the JSON in SQLite, not through a Swift JSON decoder per row.
             func flag(_ key: String) -> String {
                 "CASE json_extract(metadata, '$.\(key)') WHEN 1 THEN 'true' WHEN 0 THEN 'false' END"
@@ -198,17 +229,20 @@ extension NightLog {
                 """
             try out.addRows(db, sql: sql, arguments: range.arguments)
 
-        case .sleepEvents:
+        case .sleepEvents, .boxSleepEvents:
             let sql = """
-                SELECT id, event_type, timestamp, session_date, notes, source FROM sleep_events
+                SELECT id, event_type, timestamp, session_date, notes\(file == .boxSleepEvents ? ", source" : "") FROM sleep_events
                 \(range.whereClause("session_date"))
                 ORDER BY timestamp, seq
                 """
             try out.addRows(db, sql: sql, arguments: range.arguments)
 
-        case .morningCheckins:
+        case .morningCheckins, .boxMorningCheckins:
+            let rest = file == .boxMorningCheckins
+                ? "notes, timestamp, session_id"
+                : ExportFile.checkinColumnsNotCollected.map { "NULL AS \($0)" }.joined(separator: ", ")
             let sql = """
-                SELECT session_date, sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, timestamp, session_id
+                SELECT session_date, sleep_quality, feel_rested, grogginess, mental_clarity, mood, \(rest)
                 FROM morning_checkins
                 \(range.whereClause("session_date"))
                 ORDER BY session_date, timestamp, seq

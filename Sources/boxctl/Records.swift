@@ -60,7 +60,7 @@ let outputNotWritableExit: Int32 = 7
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).",
+        commandName: "export", abstract: "Write the night log as CSV files: the seeds' (events, sessions, sleep events, check-ins, analytics) and the box's own (box-*.csv).",
         discussion: "Existing CSV files in --out are kept unless --force is given. Exit code 7: --out cannot be written, or holds CSV files already (without --force).")
     @Option(help: "Directory to write into (created if missing).") var out: String
     @Option(help: "First session date, YYYY-MM-DD.") var from: String?

@@ -21,7 +21,7 @@ import Testing
         let out = rig.dir.appendingPathComponent("export-\(UUID().uuidString.prefix(6))")
         let r = try rig.boxctl(["export", "--out", out.path])
         guard r.exit == 0 else { throw BoxRig.RigError("export failed: \(r.err)") }
-        let text = try String(contentsOf: out.appendingPathComponent("dose_events.csv"), encoding: .utf8)
+        let text = try String(contentsOf: out.appendingPathComponent("box-dose-events.csv"), encoding: .utf8)
         return text.split(separator: "\n").filter { $0.contains(",\(type),") }.count
     }
 

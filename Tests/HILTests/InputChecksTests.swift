@@ -253,7 +253,7 @@ import Testing
         let first = try rig.boxctl(["export", "--out", out.appendingPathComponent("nested").path])
         #expect(first.exit == 0, "\(first.err)")
         let exported = out.appendingPathComponent("nested")
-        let sleep = try String(contentsOf: exported.appendingPathComponent("sleep_events.csv"), encoding: .utf8)
+        let sleep = try String(contentsOf: exported.appendingPathComponent("box-sleep-events.csv"), encoding: .utf8)
         #expect(sleep.contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",boxctl"), "\(sleep)")
 
         // Existing CSV files are kept unless --force.
@@ -261,7 +261,7 @@ import Testing
         try Data("the doctor's own edits".utf8).write(to: analytics)
         let again = try rig.boxctl(["export", "--out", exported.path])
         #expect(again.exit == 7)
-        #expect(again.err == "export: \(exported.appendingPathComponent("sessions.csv").path) already exists; add --force to replace it\n", "\(again.err)")
+        #expect(again.err == "export: \(exported.appendingPathComponent("events.csv").path) already exists; add --force to replace it\n", "\(again.err)")
         #expect(try String(contentsOf: analytics, encoding: .utf8) == "the doctor's own edits")
         let forced = try rig.boxctl(["export", "--out", exported.path, "--force"])
         #expect(forced.exit == 0, "\(forced.err)")

@@ -159,7 +159,7 @@ struct Scenario {
         let out = rig.dir.appendingPathComponent("export-\(UUID().uuidString.prefix(6))")
         let r = try rig.boxctl(["export", "--out", out.path])
         guard r.exit == 0 else { throw Failure(description: "export failed: \(r.err)") }
-        let text = try String(contentsOf: out.appendingPathComponent("dose_events.csv"), encoding: .utf8)
+        let text = try String(contentsOf: out.appendingPathComponent("box-dose-events.csv"), encoding: .utf8)
         let rows = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         guard let header = rows.first else { return [] }
         return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }

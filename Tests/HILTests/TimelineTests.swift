@@ -23,7 +23,7 @@ import Testing
             let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
         }
-        let doses = try rows("dose_events.csv")
+        let doses = try rows("box-dose-events.csv")
         let analytics = try rows("analytics.csv")
         return Views(statusDose1: st["dose1_at"] as? String ?? "", statusDose2: st["dose2_at"] as? String,
                      historyLine: history.count > 1 ? history[1] : "",

@@ -42,10 +42,11 @@ import Testing
             let sleep = try log.csv(.sleepEvents)
             let sleepNotes = Self.notes(sleep, column: 4).filter { !$0.isEmpty }
             #expect(sleepNotes == expected)
-            let checkIns = try log.csv(.morningCheckins)
+            let checkIns = try log.csv(.boxMorningCheckins)
             #expect(Self.notes(checkIns, column: 6) == expected)
+            #expect(Self.notes(try log.csv(.events), column: 6).filter { !$0.isEmpty } == expected)
             // A note with a CR still gets RFC 4180 quotes, with the quote mark inside them.
-            #expect(sleep.contains(",\"'\r=1\","))
+            #expect(sleep.contains(",\"'\r=1\"\r\n"))
         }
     }
 
@@ -53,12 +54,12 @@ import Testing
         try withTempDir { dir throws in
             let log = try Self.filled(dir)
             // Nothing but the notes changes: every other column is as plain as before.
-            let sleep = try log.csv(.sleepEvents, from: "2024-02-02", to: "2024-02-02")
+            let sleep = try log.csv(.boxSleepEvents, from: "2024-02-02", to: "2024-02-02")
             #expect(sleep.contains("N1-lights,lights_out,2024-01-16T22:10:00.000Z,2024-02-02,'+1+1,button:main\r\n"))
             #expect(sleep.contains("N1-wake,wake_final,2024-01-17T06:20:00.000Z,2024-02-02,,button:main\r\n"))
-            let checkIn = try log.csv(.morningCheckins, from: "2024-02-02", to: "2024-02-02")
+            let checkIn = try log.csv(.boxMorningCheckins, from: "2024-02-02", to: "2024-02-02")
             #expect(checkIn.hasSuffix("2024-02-02,4,moderate,mild,5,neutral,'+1+1,2024-01-17T06:40:00.000Z,N1\r\n"))
-            for file in [ExportFile.sessions, .doseEvents, .analytics] {
+            for file in [ExportFile.sessions, .boxSessions, .boxDoseEvents, .analytics] {
                 #expect(!(try log.csv(file)).contains("'"), "\(file.fileName) has no free text to neutralise")
             }
             // Still deterministic.

@@ -20,7 +20,8 @@ import Testing
             let log = try Self.filled(dir)
             let first = try log.export(to: dir.appendingPathComponent("one"))
             let second = try log.export(to: dir.appendingPathComponent("two"))
-            #expect(first.map(\.lastPathComponent) == ["sessions.csv", "dose_events.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv"])
+            #expect(first.map(\.lastPathComponent) == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv",
+                                                        "box-sessions.csv", "box-dose-events.csv", "box-sleep-events.csv", "box-morning-checkins.csv"])
             let texts = try log.csvTexts()
             for (a, b) in zip(first, second) {
                 let bytes = try Data(contentsOf: a)
@@ -35,33 +36,119 @@ import Testing
         }
     }
 
-    @Test func headersAreTheDocumentedColumns() throws {
+    /// The schema seed (v6), "Export Format", as printed there: the check-in header is wrapped
+    /// over three lines. And SSOT 2.4.3, GET /analytics/export.
+    static let seedText = """
+        ### sessions.csv
+        ```
+        session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state
+        ```
+
+        ### sleep_events.csv
+        ```
+        id,event_type,timestamp,session_date,notes
+        ```
+
+        ### morning_checkins.csv
+        ```
+        session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,
+        has_physical_symptoms,has_respiratory_symptoms,has_sleep_environment,
+        sleep_aids_used,room_darkness,noise_level,screen_minutes_bucket
+        ```
+
+        ### analytics.csv
+        ```csv
+        Date,Dose1Time,Dose2Time,Interval,OnTime,NaturalWake
+        2024-01-15,22:30:00,01:15:00,165,true,false
+        ```
+        """
+
+    /// The header of each file in `seedText`: the first line of its block, or the whole block
+    /// when its lines end in a comma (a header wrapped for print).
+    static func seedHeaders() -> [String: String] {
+        var headers: [String: String] = [:]
+        var name: String?
+        var block: [String]?
+        for line in seedText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("### ") { name = String(line.dropFirst(4)); continue }
+            if line.hasPrefix("```") {
+                if let lines = block, let name {
+                    var header = lines[0]
+                    var i = 1
+                    while header.hasSuffix(","), i < lines.count { header += lines[i]; i += 1 }
+                    headers[name] = header
+                    block = nil
+                } else { block = [] }
+                continue
+            }
+            block?.append(line)
+        }
+        return headers
+    }
+
+    @Test func theSeedsFilesHaveTheSeedsHeadersExactly() throws {
         try withTempDir { dir throws in
             let log = try NightLog.open(stateDirectory: dir) // headers even when empty
-            let expected: [ExportFile: String] = [
-                .sessions: "session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state,session_id",
-                .doseEvents: "id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source",
-                .sleepEvents: "id,event_type,timestamp,session_date,notes,source",
-                .morningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id",
-                .analytics: "Date,Dose1Time,Dose2Time,Interval,OnTime,NaturalWake",
-            ]
-            for file in ExportFile.allCases {
-                #expect(try log.csv(file) == expected[file].map { $0 + "\r\n" })
-                #expect(file.columns.joined(separator: ",") == expected[file])
+            let seed = Self.seedHeaders()
+            #expect(seed.count == 4)
+            for (name, header) in seed {
+                let file = try #require(ExportFile.allCases.first { $0.fileName == name }, "the box writes no \(name)")
+                #expect(try log.csv(file) == header + "\r\n")
             }
+            // SSOT 2.4.3 names events.csv without a header: the columns the schema seed's
+            // dose_events and sleep_events share, then each one's own.
+            #expect(try log.csv(.events) == "id,event_type,timestamp,session_date,metadata,color_hex,notes\r\n")
+        }
+    }
+
+    @Test func theBoxsOwnFilesCannotBeTakenForTheSeeds() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            let expected: [ExportFile: String] = [
+                .boxSessions: "session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state,session_id",
+                .boxDoseEvents: "id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source",
+                .boxSleepEvents: "id,event_type,timestamp,session_date,notes,source",
+                .boxMorningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id",
+            ]
+            for (file, header) in expected {
+                #expect(file.fileName.hasPrefix("box-"))
+                #expect(try log.csv(file) == header + "\r\n")
+            }
+            #expect(ExportFile.allCases.filter { !$0.fileName.hasPrefix("box-") }.map(\.fileName)
+                    == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv"])
+        }
+    }
+
+    @Test func theSeedsFilesHoldTheBoxsRecords() throws {
+        try withTempDir { dir throws in
+            let log = try Self.filled(dir)
+            #expect(try log.csv(.sessions, from: "2024-01-16", to: "2024-01-16") == """
+                session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state\r
+                2024-01-16,2024-01-16T22:30:00.000Z,2024-01-17T01:15:00.000Z,1,false,completed\r
+
+                """)
+            // Doses and sleep events in one timeline; an undone dose never appears.
+            let events = try log.csv(.events, from: "2024-01-16", to: "2024-01-16").split(separator: "\r\n").map(String.init)
+            #expect(events.count == 1 + 5)
+            #expect(events.contains("B-d1,dose1,2024-01-16T22:30:00.000Z,2024-01-16,{},,"))
+            #expect(events.contains { $0.hasPrefix("B-sn,snooze,2024-01-17T01:10:00.000Z,2024-01-16,") && $0.contains("snooze_number") })
+            #expect(events.contains { $0.hasPrefix("B-lights,lights_out,") && $0.hasSuffix(",,,") })
+            // Check-ins: what the box asks, then the seed's columns the box does not collect, empty.
+            #expect(try log.csv(.morningCheckins, from: "2024-01-16", to: "2024-01-16").hasSuffix("\r\n2024-01-16,4,moderate,mild,5,neutral,,,,,,,\r\n"))
+            #expect(try log.csv(.sleepEvents, from: "2024-01-17", to: "2024-01-17").contains("C-wake,wake_final,"))
         }
     }
 
     @Test func rowsHaveTheDocumentedContent() throws {
         try withTempDir { dir throws in
             let log = try Self.filled(dir)
-            let sessions = try log.csv(.sessions, from: "2024-01-16", to: "2024-01-16")
+            let sessions = try log.csv(.boxSessions, from: "2024-01-16", to: "2024-01-16")
             #expect(sessions == """
                 session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state,session_id\r
                 2024-01-16,2024-01-16T22:30:00.000Z,2024-01-17T01:15:00.000Z,1,false,completed,B\r
 
                 """)
-            let doses = try log.csv(.doseEvents, from: "2024-01-16", to: "2024-01-16")
+            let doses = try log.csv(.boxDoseEvents, from: "2024-01-16", to: "2024-01-16")
             #expect(doses == """
                 id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source\r
                 B-d1,dose1,2024-01-16T22:30:00.000Z,2024-01-16,B,,,,,,button:main\r
@@ -69,7 +156,7 @@ import Testing
                 B-d2,dose2,2024-01-17T01:15:00.000Z,2024-01-16,B,,,,,,button:main\r
 
                 """)
-            let checkIns = try log.csv(.morningCheckins, from: "2024-01-16", to: "2024-01-16")
+            let checkIns = try log.csv(.boxMorningCheckins, from: "2024-01-16", to: "2024-01-16")
             #expect(checkIns == """
                 session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id\r
                 2024-01-16,4,moderate,mild,5,neutral,,2024-01-17T06:40:00.000Z,B\r
@@ -82,9 +169,9 @@ import Testing
         try withTempDir { dir throws in
             let log = try Self.filled(dir)
             let quoted = "\"woke up, \"\"thirsty\"\"\nthen slept\""
-            let sleep = try log.csv(.sleepEvents, from: "2024-01-15", to: "2024-01-15")
+            let sleep = try log.csv(.boxSleepEvents, from: "2024-01-15", to: "2024-01-15")
             #expect(sleep.contains("A-lights,lights_out,2024-01-15T22:10:00.000Z,2024-01-15,\(quoted),button:main\r\n"))
-            let checkIns = try log.csv(.morningCheckins, from: "2024-01-15", to: "2024-01-15")
+            let checkIns = try log.csv(.boxMorningCheckins, from: "2024-01-15", to: "2024-01-15")
             #expect(checkIns.contains(",\(quoted),2024-01-16T06:40:00.000Z,A\r\n"))
 
             #expect(csvField("plain") == "plain")
@@ -148,10 +235,10 @@ import Testing
                 2024-01-17,22:30:00,,,false,false\r
 
                 """)
-            let sessions = try log.csv(.sessions)
+            let sessions = try log.csv(.boxSessions)
             #expect(sessions.contains("2024-01-17,2024-01-17T22:30:00.000Z,,0,true,skipped,C\r\n"))
             #expect(sessions.contains("2024-01-18,,,0,false,,D\r\n"))
-            let doses = try log.csv(.doseEvents)
+            let doses = try log.csv(.boxDoseEvents)
             #expect(doses.contains("B-x,extra_dose,2024-01-17T03:00:00.000Z,2024-01-16,B,,,true,,,button:main\r\n"))
             #expect(doses.contains("C-sk,dose2_skipped,2024-01-18T01:20:00.000Z,2024-01-17,C,,,,,drowsy,button:main\r\n"))
         }

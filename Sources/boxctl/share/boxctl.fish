@@ -143,7 +143,7 @@ complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxct
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'log' -d 'Log a sleep event.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'checkin' -d 'The morning check-in (quick mode). It closes the night.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'history' -d 'One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
-complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'export' -d 'Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).'
+complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'export' -d 'Write the night log as CSV files: the seeds\' (events, sessions, sleep events, check-ins, analytics) and the box\'s own (box-*.csv).'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'config' -d 'The active configuration.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'target' -d 'Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
 complete -c 'boxctl' -n '__boxctl_should_offer_completions_for_positional "boxctl" -eq 1' -fa 'doctor' -d 'Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'

@@ -58,7 +58,7 @@ _boxctl() {
             'log:Log a sleep event.'
             'checkin:The morning check-in (quick mode). It closes the night.'
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
-            'export:Write the night log as CSV files (sessions, dose events, sleep events, check-ins, analytics).'
+            'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
             'config:The active configuration.'
             'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
             'doctor:Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'
