@@ -194,7 +194,7 @@ public enum Refusal: Sendable, Hashable {
         case .dose1Required: "Please take Dose 1 first."
         case .snoozeLimit(let max): "Maximum snoozes reached (\(max)). Take dose now or skip."
         case .snoozeNearClose:
-            "Snooze is disabled when \(DoseConstants.number(DoseConstants.box.window.nearCloseRemainingMin)) minutes or less remain. Take dose now or skip."
+            "Snooze is disabled when \(DoseConstants.number(DoseConstants.box.snooze.disabledBelowRemainingMin)) minutes or less remain. Take dose now or skip."
         case .snoozeBeforeWindow: "The Dose 2 window is not open yet; there is nothing to snooze."
         case .windowExceeded: "Dose 2 window has expired. Please skip this dose."
         case .dose2AlreadyTaken(let at):

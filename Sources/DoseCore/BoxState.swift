@@ -143,6 +143,14 @@ public struct BoxState: Sendable, Hashable {
         }
     }
 
+    /// The snooze cut-off, the one place it is decided: SSOT 2.4.3 "Snooze disabled when <15
+    /// min remain", and at exactly 15 the window is near its close (SSOT 3.0), so 15 minutes
+    /// or less left (`snooze.disabled_below_remaining_min`; the phase's own
+    /// `window.near_close_remaining_min` only names the phase).
+    func snoozeIsCutOff(elapsed: Duration) -> Bool {
+        window.remaining(elapsed: elapsed) <= .minutes(settings.rules.snooze.disabledBelowRemainingMin)
+    }
+
     /// Why a snooze would be refused now, or nil when it would be accepted.
     func snoozeRefusal(at now: Moment) -> Refusal? {
         guard night.isOpen, night.dose1 != nil else { return .dose1Required }
@@ -152,12 +160,9 @@ public struct BoxState: Sendable, Hashable {
         switch window.phase(elapsed: elapsed) {
         case .beforeWindow: return .snoozeBeforeWindow
         case .closed: return .windowExceeded
-        case .nearClose: return .snoozeNearClose
         default: break
         }
-        if window.remaining(elapsed: elapsed) < .minutes(settings.rules.snooze.disabledBelowRemainingMin) {
-            return .snoozeNearClose
-        }
+        if snoozeIsCutOff(elapsed: elapsed) { return .snoozeNearClose }
         if night.snoozeCount >= settings.rules.snooze.maxPerNight {
             return .snoozeLimit(max: settings.rules.snooze.maxPerNight)
         }

@@ -50,6 +50,24 @@ import Testing
         #expect((o == .accepted(.recorded(.snooze))) == allowed)
     }
 
+    /// One snooze cut-off: `snooze.disabled_below_remaining_min` (SSOT 2.4.3 "Snooze disabled
+    /// when <15 min remain") decides alone; moving it moves the cut-off, and the near-close
+    /// phase constant does not.
+    @Test func theSnoozeCutOffIsOneConstant() throws {
+        #expect(DoseConstants.box.snooze.disabledBelowRemainingMin == 15)
+        let json = DoseConstants.embeddedJSON.replacingOccurrences(
+            of: "\"disabled_below_remaining_min\": 15", with: "\"disabled_below_remaining_min\": 30")
+        #expect(json != DoseConstants.embeddedJSON)
+        var settings = BoxSettings(timeZone: Harness.tz)
+        settings.rules = try DoseConstants.decode(Data(json.utf8))
+        for (minute, allowed) in [(209.0, true), (210.0, false), (224.0, false)] {
+            var h = Harness(settings: settings)
+            h.takeDose1()
+            h.at(minutesAfterDose1: minute)
+            #expect((h.press(.double) == .accepted(.recorded(.snooze))) == allowed, "minute \(minute)")
+        }
+    }
+
     @Test func onTimeIsWithinTenMinutesOfTheTarget() {
         let w = DoseWindow(rules: DoseConstants.box.window)
         #expect(w.isOnTime(intervalMinutes: 175, targetMinutes: 165))
