@@ -86,22 +86,42 @@ public struct GestureRecognizer: Sendable, Hashable {
     /// Buttons wired to ground with a pull-up read low when pressed.
     public let activeLow: Bool
 
-    /// The debounced level.
-    public private(set) var isPressed = false
+    /// A debounced press in progress.
+    struct Press: Sendable, Hashable {
+        var start: Duration
+        var holdFired = false
+        var confirmFired = false
+        /// Set when this is the second press of a double: the first click's release.
+        var firstClickReleasedAt: Duration?
+    }
+
+    /// Where the button stands, debounced. The debounce lockout (`lockoutUntil`) runs beside
+    /// it: while it runs, edges are only noted and the line's last level decides at its end.
+    enum State: Sendable, Hashable {
+        /// Up, nothing pending.
+        case idle
+        /// Up after a click; a press before `releasedAt + doubleGap` makes it a double.
+        case awaitingSecond(releasedAt: Duration)
+        /// Down since `press.start`.
+        case down(Press)
+        /// Let go by the stuck guard; the real release edge is still owed.
+        case stuck
+    }
+
+    private(set) var state: State = .idle
     /// The line's last raw level (true = pressed).
     private var rawPressed = false
     private var lockoutUntil: Duration?
-    private var pressStart: Duration?
-    private var holdFired = false
-    private var confirmFired = false
-    private var isSecondPress = false
-    /// The first click's release, kept while its second press is still being debounced.
-    private var firstClickReleasedAt: Duration?
-    /// Release time of a click waiting for a possible second press.
-    private var pendingClickReleasedAt: Duration?
-    /// A stuck press was let go by the guard; the real release edge is still owed.
-    public private(set) var isStuck = false
     private var now: Duration = .zero
+
+    /// The debounced level.
+    public var isPressed: Bool {
+        if case .down = state { return true }
+        return false
+    }
+
+    /// A stuck press was let go by the guard; the real release edge is still owed.
+    public var isStuck: Bool { state == .stuck }
 
     public init(timings: Timings, activeLow: Bool = true) {
         self.timings = timings
@@ -112,12 +132,16 @@ public struct GestureRecognizer: Sendable, Hashable {
     public var nextDeadline: Duration? {
         var candidates: [Duration] = []
         if let l = lockoutUntil { candidates.append(l) }
-        if isPressed, let start = pressStart {
-            if !holdFired { candidates.append(start + timings.hold) }
-            if !confirmFired { candidates.append(start + timings.confirmHold) }
-            candidates.append(start + timings.stuckGuard)
+        switch state {
+        case .down(let p):
+            if !p.holdFired { candidates.append(p.start + timings.hold) }
+            if !p.confirmFired { candidates.append(p.start + timings.confirmHold) }
+            candidates.append(p.start + timings.stuckGuard)
+        case .awaitingSecond(let released):
+            candidates.append(released + timings.doubleGap)
+        case .idle, .stuck:
+            break
         }
-        if let released = pendingClickReleasedAt { candidates.append(released + timings.doubleGap) }
         return candidates.min()
     }
 
@@ -140,9 +164,9 @@ public struct GestureRecognizer: Sendable, Hashable {
         let pressedLevel = (edge.direction == .falling) == activeLow
         rawPressed = pressedLevel
 
-        if isStuck {
+        if state == .stuck {
             // Any real edge means the line is alive again.
-            isStuck = false
+            state = .idle
             out.append(GestureEvent(.recovered, at: at))
             if !pressedLevel {
                 lockoutUntil = at + timings.debounce
@@ -162,84 +186,80 @@ public struct GestureRecognizer: Sendable, Hashable {
         return out
     }
 
+    /// One deadline, in this order: the end of a lockout, the end of the double gap, then
+    /// (while down) the stuck guard, the hold, the confirm hold.
     private mutating func fireDeadline(at d: Duration, doubleEnabled: Bool, into out: inout [GestureEvent]) {
         if let l = lockoutUntil, l == d {
             lockoutUntil = nil
-            if rawPressed != isPressed {
-                if isPressed {
-                    if let start = pressStart, d - start <= timings.debounce {
-                        // Up again before the lockout ended: a glitch, not a press.
-                        isPressed = false
-                        pressStart = nil
-                        if isSecondPress { pendingClickReleasedAt = firstClickReleasedAt }
-                        isSecondPress = false
-                        lockoutUntil = d + timings.debounce
-                    } else {
-                        release(at: d, doubleEnabled: doubleEnabled, into: &out)
-                    }
-                } else {
-                    press(at: d, into: &out)
-                }
-            }
+            settle(at: d, doubleEnabled: doubleEnabled, into: &out)
             return
         }
-        if let released = pendingClickReleasedAt, released + timings.doubleGap == d {
-            pendingClickReleasedAt = nil
+        switch state {
+        case .awaitingSecond(let released) where released + timings.doubleGap == d:
+            state = .idle
             out.append(GestureEvent(.single, at: d))
+        case .down(var p):
+            if d == p.start + timings.stuckGuard {
+                out.append(GestureEvent(.stuck, at: d))
+                out.append(GestureEvent(.releasedAfterHold, at: d))
+                state = .stuck
+            } else if !p.holdFired, d == p.start + timings.hold {
+                p.holdFired = true
+                if p.firstClickReleasedAt != nil {
+                    // A click then a hold: the click stands alone.
+                    p.firstClickReleasedAt = nil
+                    out.append(GestureEvent(.single, at: d))
+                }
+                state = .down(p)
+                out.append(GestureEvent(.hold, at: d))
+            } else if !p.confirmFired, d == p.start + timings.confirmHold {
+                p.confirmFired = true
+                state = .down(p)
+                out.append(GestureEvent(.confirmHold, at: d))
+            }
+        default:
+            break
+        }
+    }
+
+    /// The lockout ended: the line's last level decides.
+    private mutating func settle(at d: Duration, doubleEnabled: Bool, into out: inout [GestureEvent]) {
+        guard rawPressed != isPressed else { return }
+        guard case .down(let p) = state else {
+            press(at: d, into: &out)
             return
         }
-        guard isPressed, let start = pressStart else { return }
-        if d == start + timings.stuckGuard {
-            out.append(GestureEvent(.stuck, at: d))
-            out.append(GestureEvent(.releasedAfterHold, at: d))
-            isPressed = false
-            pressStart = nil
-            isStuck = true
-            isSecondPress = false
-        } else if !holdFired, d == start + timings.hold {
-            holdFired = true
-            if isSecondPress {
-                // A click then a hold: the click stands alone.
-                isSecondPress = false
-                out.append(GestureEvent(.single, at: d))
-            }
-            out.append(GestureEvent(.hold, at: d))
-        } else if !confirmFired, d == start + timings.confirmHold {
-            confirmFired = true
-            out.append(GestureEvent(.confirmHold, at: d))
+        if d - p.start <= timings.debounce {
+            // Up again before the lockout ended: a glitch, not a press. A glitch in place of a
+            // second press leaves the first click waiting, as before it.
+            state = p.firstClickReleasedAt.map { .awaitingSecond(releasedAt: $0) } ?? .idle
+            lockoutUntil = d + timings.debounce
+        } else {
+            release(at: d, doubleEnabled: doubleEnabled, into: &out)
         }
     }
 
     private mutating func press(at t: Duration, into out: inout [GestureEvent]) {
-        isPressed = true
-        pressStart = t
-        holdFired = false
-        confirmFired = false
+        var first: Duration?
+        if case .awaitingSecond(let released) = state, t - released < timings.doubleGap { first = released }
+        state = .down(Press(start: t, firstClickReleasedAt: first))
         lockoutUntil = t + timings.debounce
-        if let released = pendingClickReleasedAt, t - released < timings.doubleGap {
-            isSecondPress = true
-            firstClickReleasedAt = released
-            pendingClickReleasedAt = nil
-        } else {
-            isSecondPress = false
-        }
         out.append(GestureEvent(.pressed, at: t))
     }
 
     private mutating func release(at t: Duration, doubleEnabled: Bool, into out: inout [GestureEvent]) {
-        isPressed = false
         lockoutUntil = t + timings.debounce
-        defer {
-            pressStart = nil
-            isSecondPress = false
-        }
-        if holdFired {
+        guard case .down(let p) = state else { return }
+        if p.holdFired {
+            state = .idle
             out.append(GestureEvent(.releasedAfterHold, at: t))
-        } else if isSecondPress {
+        } else if p.firstClickReleasedAt != nil {
+            state = .idle
             out.append(GestureEvent(.double, at: t))
         } else if doubleEnabled {
-            pendingClickReleasedAt = t
+            state = .awaitingSecond(releasedAt: t)
         } else {
+            state = .idle
             out.append(GestureEvent(.single, at: t))
         }
     }
