@@ -110,10 +110,12 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let report: StatusReport
-        if let reply = try? ControlClient(path: connection.socket).send(ControlRequest("status")), let s = reply.status {
+        do {
+            let reply = try ControlClient(path: connection.socket).send(ControlRequest("status"))
+            guard let s = reply.status else { throw ControlClient.Failure.unreachable("boxd answered without a status: \(reply.message)") }
             report = s
-        } else {
-            report = try offlineStatus()
+        } catch {
+            report = try offlineStatus(unreachable: "\(error)")
         }
         if connection.json {
             print(String(decoding: try ControlProtocol.encoder().encode(report), as: UTF8.self))
@@ -122,9 +124,21 @@ struct Status: ParsableCommand {
         }
     }
 
-    /// boxd is down: fold the night from the log, read-only, and say so.
-    func offlineStatus() throws -> StatusReport {
-        let log = try connection.openLog()
+    /// boxd is down: fold the night from the log, read-only, and say so. With no log to read
+    /// either, boxd being unreachable is the news (exit 4), and the log comes second.
+    func offlineStatus(unreachable: String) throws -> StatusReport {
+        let log: NightLog
+        do {
+            log = try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: connection.stateDir))
+        } catch {
+            FileHandle.standardError.write(Data("""
+                \(unreachable)
+                Is boxd running? (systemctl status boxd)
+                No status from the night log either: \(error)
+
+                """.utf8))
+            throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
+        }
         let records: [LogRecord]
         do {
             records = try log.latestSession()?.records ?? []

@@ -118,6 +118,12 @@ import Testing
         let down = try rig.boxctl(["take"])
         #expect(down.exit == 4)
         #expect(down.err.contains("boxd is not reachable"))
+        // status with no boxd and no log: that boxd is not reachable, and where it looked,
+        // comes first; the log second (issue 12).
+        let nothing = try rig.boxctl(["status"])
+        #expect(nothing.exit == 4)
+        #expect(nothing.err.hasPrefix("boxd is not reachable at \(rig.socket)"), "\(nothing.err)")
+        #expect(nothing.err.contains("No status from the night log either: there is no night log yet"), "\(nothing.err)")
         try Data("this is not a database, not at all".utf8).write(to: rig.dir.appendingPathComponent("nightlog.sqlite"))
         let unreadable = try rig.boxctl(["history"])
         #expect(unreadable.exit == 5)
