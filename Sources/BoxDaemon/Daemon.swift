@@ -114,7 +114,9 @@ public final class Daemon: Sendable {
         let state = BoxState.rebuilt(settings: settings, records: records, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
-        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth, simulatedButtons: hw.edges is SimButtons)
+        let source = hw.edges
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth, simulatedButtons: hw.edges is SimButtons,
+                                    edgesYielded: { source.edgesYielded })
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
@@ -215,7 +217,7 @@ struct BoxService: Service {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await edge in edges.edges() { await engine.handle(edge) }
+                    for await edge in edges.edges() { await engine.handle(edge, fromSource: true) }
                     // A source that ended has reported its fault: show it; the alarms keep running.
                     await engine.tick()
                 }

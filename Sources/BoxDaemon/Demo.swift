@@ -80,7 +80,7 @@ public enum Demo {
             while true {
                 try await Task.sleep(for: .milliseconds(200))
                 let s = await engine.state
-                let now = await engine.clock.now()
+                let now = engine.clock.now()
                 if s.phase(at: now) == .closed, s.ringing == nil { break }
                 if !s.night.isOpen || s.night.isDose2Resolved { break }
             }

@@ -16,12 +16,15 @@ public actor Engine {
         public var buttonsHealth: @Sendable () -> String?
         /// Buttons are simulated: edges may be injected over the control socket.
         public var simulatedButtons: Bool
+        /// The edge source's `edgesYielded` (see `Engine.edgeBacklog`).
+        public var edgesYielded: @Sendable () -> Int?
         public init(led: LEDPlayer, audio: any TonePlayer, buttonsHealth: @escaping @Sendable () -> String? = { nil },
-                    simulatedButtons: Bool = true) {
+                    simulatedButtons: Bool = true, edgesYielded: @escaping @Sendable () -> Int? = { nil }) {
             self.led = led
             self.audio = audio
             self.buttonsHealth = buttonsHealth
             self.simulatedButtons = simulatedButtons
+            self.edgesYielded = edgesYielded
         }
     }
 
@@ -45,6 +48,11 @@ public actor Engine {
     /// Records of time passing (a session's fallback close) that could not be written: the
     /// night goes on in memory, and they are written, in order, ahead of the next write.
     var unsaved: [LogRecord] = []
+    /// Edges handled from the source's stream, and since when (edge clock) edges it has
+    /// yielded have waited for the pump (see `fireGestureDeadlines`).
+    var edgesFromSource = 0
+    var edgeBacklogSince: Duration?
+    static let edgeBacklogLimit: Duration = .milliseconds(500)
     /// Set while faults are being refreshed, so a fault transition never nests another.
     var refreshingHealth = false
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
@@ -93,7 +101,10 @@ public actor Engine {
 
     // MARK: - Inputs
 
-    public func handle(_ e: ButtonEdge) {
+    /// One edge. `fromSource`: it came through the edge source's stream (the pump), and is
+    /// counted against the source's `edgesYielded`.
+    public func handle(_ e: ButtonEdge, fromSource: Bool = false) {
+        if fromSource { edgesFromSource += 1 }
         guard var r = recognizers[e.button] else {
             logger.warning("edge from unknown button \(e.button)")
             return
@@ -105,9 +116,20 @@ public actor Engine {
         reschedule()
     }
 
-    /// Fires the recognisers' deadlines that have passed on the edge clock.
+    /// Fires the recognisers' deadlines that have passed on the edge clock, unless the source
+    /// has yielded edges the pump has not handed over yet: those came first (the engine was
+    /// busy, e.g. in an SD card's fsync), and a deadline decided before them would see a
+    /// stale level (a bouncy release read as a second press; the virtual box caught it). The
+    /// pump's next `handle` advances the recogniser in edge order and reschedules. A pump
+    /// that stopped never holds the deadlines back longer than `edgeBacklogLimit`.
     func fireGestureDeadlines() {
         let now = clock.edgeNow()
+        if let yielded = hardware.edgesYielded(), yielded > edgesFromSource {
+            let since = edgeBacklogSince ?? now
+            edgeBacklogSince = since
+            if now - since < Self.edgeBacklogLimit { return }
+        }
+        edgeBacklogSince = nil
         for name in recognizers.keys.sorted() {
             guard var r = recognizers[name], let d = r.nextDeadline, d <= now else { continue }
             let events = r.advance(to: now, doubleEnabled: state.doubleIsMeaningful(button: name, at: clock.now()))

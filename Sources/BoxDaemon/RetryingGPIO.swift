@@ -24,6 +24,7 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
     private let state: Mutex<State>
     private let stream: AsyncStream<ButtonEdge>
     private let continuation: AsyncStream<ButtonEdge>.Continuation
+    private let yielded = EdgeCount()
 
     init(config: BoxConfig, logger: Logger, retryInterval: Duration = .seconds(10)) {
         self.config = config
@@ -55,8 +56,12 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
             }
             try? backend.led.write(color)
             let continuation = self.continuation
+            let yielded = self.yielded
             Task.detached {
-                for await edge in backend.buttons.edges() { continuation.yield(edge) }
+                for await edge in backend.buttons.edges() {
+                    yielded.add() // counted first: the engine may handle it at once
+                    continuation.yield(edge)
+                }
             }
             return true
         } catch {
@@ -83,6 +88,8 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
 
     func edges() -> AsyncStream<ButtonEdge> { stream }
 
+    var edgesYielded: Int? { yielded.value }
+
     func close() {
         let backend = state.withLock { s -> GPIOBackend? in
             s.closed = true
@@ -99,4 +106,11 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         }
         try led?.write(color)
     }
+}
+
+/// A count shared with the forwarding task.
+private final class EdgeCount: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

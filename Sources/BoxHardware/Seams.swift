@@ -23,6 +23,15 @@ public protocol EdgeSource: Sendable {
     /// finishes when the source is closed or fails for good.
     func edges() -> AsyncStream<ButtonEdge>
     func close()
+    /// How many edges the stream has yielded so far, for sources read by a thread of their
+    /// own (GPIO): the engine compares it with the edges it has handled, so a gesture
+    /// deadline is never decided while earlier edges still wait in the stream. Nil where
+    /// edges are handed to the engine directly (simulation).
+    var edgesYielded: Int? { get }
+}
+
+extension EdgeSource {
+    public var edgesYielded: Int? { nil }
 }
 
 /// Turns the LED on in a colour, or off (`.off`). The pattern player calls this at each

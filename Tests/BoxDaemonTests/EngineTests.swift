@@ -5,6 +5,7 @@ import DoseCore
 import Foundation
 import Logging
 import NightLog
+import Synchronization
 import Testing
 
 /// The engine in process, on the simulated clock, with the sim LED and the WAV sink.
@@ -18,7 +19,7 @@ struct Rig {
 
     static let start = ISO8601DateFormatter().date(from: "2026-11-21T22:00:00-05:00")!
 
-    init(dir: URL? = nil) throws {
+    init(dir: URL? = nil, edgesYielded: @escaping @Sendable () -> Int? = { nil }) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -30,7 +31,7 @@ struct Rig {
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let records = try log.latestSession()?.records ?? []
         engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,
-                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: sink), config: config,
+                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: sink, edgesYielded: edgesYielded), config: config,
                         logger: Logger(label: "test"))
     }
 
@@ -157,5 +158,52 @@ struct Rig {
         let r = await rig.request(ControlRequest("sim-press", button: "nope"))
         #expect(r.exit == .usage)
         #expect(r.message.contains("no button named nope"))
+    }
+}
+
+/// The virtual box's finding: a bouncy release whose chatter waits in the edge stream while
+/// the engine is busy (an fsync) must not be read as a second press when a gesture timer
+/// fires before the pump hands the chatter over.
+@Suite struct EdgeBacklogTests {
+    final class Yielded: Sendable {
+        let count = Mutex(0)
+        func set(_ n: Int) { count.withLock { $0 = n } }
+    }
+
+    /// Dose 1 by a press released at +150 ms, then chatter at +154 (down), +161 (up), +166
+    /// (down), +173 (up), inside the release's 30 ms lockout. Timers fire at +200 and +240,
+    /// each before the pump has handed over the chatter it had already read.
+    func bouncyReleaseWithTimersFiringFirst(counted: Bool) async throws -> [String] {
+        let yielded = Yielded()
+        let rig = try Rig(edgesYielded: { counted ? yielded.count.withLock { $0 } : nil })
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        let t0 = rig.clock.now().monoNanos
+        func edge(_ ms: Int64, _ pressed: Bool) -> ButtonEdge {
+            ButtonEdge(button: "dose", edge: RawEdge(pressed ? .falling : .rising, at: .nanoseconds(t0 + ms * 1_000_000)))
+        }
+        func timer(at ms: Int64) async {
+            rig.clock.advance(toMono: t0 + ms * 1_000_000)
+            await rig.engine.tick()
+        }
+        yielded.set(2)
+        await rig.engine.handle(edge(0, true), fromSource: true)
+        rig.clock.advance(toMono: t0 + 150_000_000)
+        await rig.engine.handle(edge(150, false), fromSource: true)
+        yielded.set(6) // the reader has the chatter; the pump is still busy
+        await timer(at: 200)
+        await rig.engine.handle(edge(154, true), fromSource: true)
+        await rig.engine.handle(edge(161, false), fromSource: true)
+        await rig.engine.handle(edge(166, true), fromSource: true)
+        await timer(at: 240)
+        await rig.engine.handle(edge(173, false), fromSource: true)
+        await timer(at: 1500)
+        return await rig.sounds()
+    }
+
+    @Test func chatterStillInTheStreamIsHandledBeforeAGestureDeadline() async throws {
+        #expect(try await bouncyReleaseWithTimersFiringFirst(counted: true) == ["success"])
+        // Without the count the same edges give a second press: the test can fail.
+        #expect(try await bouncyReleaseWithTimersFiringFirst(counted: false) == ["success", "already_recorded"])
     }
 }
