@@ -134,10 +134,13 @@ public struct SoundReport: Codable, Sendable, Hashable {
     public var offsetMs: Int64
     public var name: String
     public var level: String?
-    public init(offsetMs: Int64, name: String, level: String?) {
+    /// The player reported a fault when asked to play it: it was not heard.
+    public var failed: Bool?
+    public init(offsetMs: Int64, name: String, level: String?, failed: Bool = false) {
         self.offsetMs = offsetMs
         self.name = name
         self.level = level
+        self.failed = failed ? true : nil
     }
 }
 

@@ -280,7 +280,8 @@ public actor Engine {
     func play(_ s: Sound) {
         let repeatFor: Duration? = s.level == nil ? nil : state.settings.ringTime
         hardware.audio.play(s, volume: volume, repeatFor: repeatFor)
-        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description))
+        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description,
+                                    failed: hardware.audio.fault != nil))
         logger.info("sound \(s)")
         observer?(transitionNow ?? clock.now(), "sound \(s)")
     }

@@ -116,6 +116,7 @@ struct Sim: ParsableCommand {
                 (r.sounds ?? []).map { s in
                     let t = s.offsetMs / 1000
                     return String(format: "%02d:%02d:%02d.%03d  ", t / 3600, t / 60 % 60, t % 60, s.offsetMs % 1000) + s.name + (s.level.map { " \($0)" } ?? "")
+                        + (s.failed == true ? " FAILED (not heard)" : "")
                 }.joined(separator: "\n")
             }
         }

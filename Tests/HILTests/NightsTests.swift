@@ -306,6 +306,7 @@ import Glibc
         expect fault audio_unavailable
         expect led amber fault
         press dose
+        expect sound success failed         # decided, but not heard
         expect dose dose2
         """)
         try night("""

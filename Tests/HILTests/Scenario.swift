@@ -9,14 +9,17 @@ import Testing
 ///     expect sound window_open gentle
 ///     expect led green pulse
 ///
-/// One statement per line (or separated by `;`), `#` starts a comment. Statements:
+/// One statement per line (or separated by `;`), `#` starts a comment; inside double quotes
+/// both are text (`expect output "skipped tonight; nothing more to take."`). Statements:
 /// `press [BUTTON] [hold MS]`, `double [BUTTON]`, `edges BUTTON SPEC`, `advance DUR`,
 /// `at HH:MM STATEMENT`, `clock-step DUR`, `boxctl ARGS…`, `kill`, `down-for DUR` (time
 /// passes while boxd is down), `restart`, `remember KEY` (a status key), and the
 /// checks `expect exit N | output TEXT | phase P | led COLOR PATTERN | sound NAME [LEVEL] |
 /// sounds A B/LEVEL … | silence | status KEY VALUE | fault CODE | no-fault CODE |
 /// dose TYPE [FLAG] | doses N TYPE | same KEY | consistent-times | alive`. Sound checks look at the sounds played since
-/// the previous sound check.
+/// the previous sound check (`sound` passes if one of them matches); `led` matches colour and
+/// pattern exactly; a sound the player failed to play shows as NAME/failed. A statement with a
+/// missing argument fails with its line and what is missing.
 struct Scenario {
     let text: String
     let rig: BoxRig
@@ -36,20 +39,49 @@ struct Scenario {
     /// Runs every statement; the first failing check stops the night with its line number.
     mutating func run(sourceLocation: SourceLocation = #_sourceLocation) throws {
         if !rig.isAlive { try rig.launch() }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (i, raw) in lines.enumerated() {
-            for statement in raw.split(separator: ";") {
-                let s = statement.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
-                    .trimmingCharacters(in: .whitespaces) ?? ""
-                if s.isEmpty { continue }
-                do {
-                    try step(s)
-                } catch {
-                    Issue.record("line \(i + 1): \(s)\n  \(error)\n--- boxd log (tail) ---\n\(rig.log.suffix(3000))", sourceLocation: sourceLocation)
-                    throw error
-                }
+        for (line, s) in Self.statements(text) {
+            do {
+                try step(s)
+            } catch {
+                Issue.record("line \(line): \(s)\n  \(error)\n--- boxd log (tail) ---\n\(rig.log.suffix(3000))", sourceLocation: sourceLocation)
+                throw error
             }
         }
+    }
+
+    /// The statements of a scenario with their line numbers: split at line ends and at `;`,
+    /// a `#` ends the line's text; neither counts inside double quotes.
+    static func statements(_ text: String) -> [(line: Int, text: String)] {
+        var out: [(line: Int, text: String)] = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var current = "", quoted = false
+            func flush() {
+                let t = current.trimmingCharacters(in: .whitespaces)
+                if !t.isEmpty { out.append((i + 1, t)) }
+                current = ""
+            }
+            for c in raw {
+                if c == "\"" { quoted.toggle() }
+                if !quoted, c == "#" { break }
+                if !quoted, c == ";" { flush(); continue }
+                current.append(c)
+            }
+            flush()
+        }
+        return out
+    }
+
+    /// Word `i` of a statement, or a failure that names what is missing.
+    static func arg(_ w: [String], _ i: Int, _ what: String) throws -> String {
+        guard i < w.count else { throw Failure(description: "\(w.joined(separator: " ")): missing \(what)") }
+        return w[i]
+    }
+
+    /// The rest of a statement after `keyword`, spaces kept, one pair of enclosing quotes removed.
+    static func rest(of raw: String, after keyword: String) -> String {
+        let text = raw.components(separatedBy: keyword + " ").dropFirst().joined(separator: keyword + " ")
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
+        return text
     }
 
     static func words(_ s: String) -> [String] {
@@ -81,17 +113,17 @@ struct Scenario {
 
     mutating func step(_ s: String) throws {
         let w = Self.words(s)
-        switch w[0] {
+        switch w.first ?? "" {
         case "press":
             var args = ["sim", "press", w.count > 1 && w[1] != "hold" ? w[1] : "dose"]
             if let i = w.firstIndex(of: "hold"), i + 1 < w.count { args += ["--hold-ms", w[i + 1]] }
             try ok(args)
         case "double": try ok(["sim", "double", w.count > 1 ? w[1] : "dose"])
-        case "edges": try ok(["sim", "edges", w[1], w[2]])
-        case "advance": try ok(["sim", "advance", w[1]])
-        case "clock-step": try ok(["sim", "clock-step", w[1]])
+        case "edges": try ok(["sim", "edges", try Self.arg(w, 1, "BUTTON"), try Self.arg(w, 2, "SPEC")])
+        case "advance": try ok(["sim", "advance", try Self.arg(w, 1, "DURATION")])
+        case "clock-step": try ok(["sim", "clock-step", try Self.arg(w, 1, "DURATION")])
         case "at":
-            try advance(toLocal: w[1])
+            try advance(toLocal: try Self.arg(w, 1, "HH:MM"))
             if w.count > 2 { try step(w.dropFirst(2).joined(separator: " ")) }
         case "boxctl": _ = try ctl(Array(w.dropFirst()))
         case "kill": rig.kill9()
@@ -100,7 +132,7 @@ struct Scenario {
             soundsSeen = 0 // a new process starts a new sound log
         case "down-for":
             // While boxd is down, time passes: move the saved simulated clock (same boot).
-            guard !rig.isAlive, let ms = DurationText.parseMilliseconds(w[1]) else { throw Failure(description: "down-for needs a killed box and a duration") }
+            guard !rig.isAlive, let ms = DurationText.parseMilliseconds(try Self.arg(w, 1, "DURATION")) else { throw Failure(description: "down-for needs a killed box and a duration") }
             let url = rig.dir.appendingPathComponent("sim-clock.json")
             guard var obj = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
                   let mono = obj["mono"] as? Int64, let wall = obj["wall"] as? Double else { throw Failure(description: "no sim clock state") }
@@ -108,8 +140,10 @@ struct Scenario {
             obj["wall"] = wall + Double(ms) / 1000
             try JSONSerialization.data(withJSONObject: obj).write(to: url)
         case "remember":
-            remembered[w[1]] = try statusText(w[1])
+            let key = try Self.arg(w, 1, "KEY")
+            remembered[key] = try statusText(key)
         case "expect": try expect(Array(w.dropFirst()), raw: s)
+        case "": throw Failure(description: "an empty statement")
         default: throw Failure(description: "unknown statement \(w[0])")
         }
     }
@@ -145,12 +179,12 @@ struct Scenario {
         return f.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 
-    /// Sounds since the last sound check, as "name" or "name/level".
+    /// Sounds since the last sound check. One the player failed to play has the level "failed".
     mutating func newSounds() throws -> [(name: String, level: String?)] {
         let r = try rig.boxctl(["sim", "sounds", "--json"])
         guard let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let list = obj["sounds"] as? [[String: Any]] else { throw Failure(description: "sim sounds --json: \(r.out)\(r.err)") }
-        let all = list.map { ($0["name"] as? String ?? "?", $0["level"] as? String) }
+        let all = list.map { ($0["name"] as? String ?? "?", $0["failed"] as? Bool == true ? "failed" : $0["level"] as? String) }
         defer { soundsSeen = all.count }
         return Array(all.dropFirst(soundsSeen))
     }
@@ -167,53 +201,63 @@ struct Scenario {
 
     mutating func expect(_ w: [String], raw: String) throws {
         func fail(_ m: String) -> Failure { Failure(description: "expected \(w.joined(separator: " ")): \(m)") }
-        switch w[0] {
+        func arg(_ i: Int, _ what: String) throws -> String { try Self.arg(["expect"] + w, i + 1, what) }
+        switch w.first ?? "" {
         case "exit":
-            guard let code = Int32(w[1]), let last else { throw fail("no boxctl command ran") }
+            guard let code = Int32(try arg(1, "N")), let last else { throw fail("no boxctl command ran") }
             guard last.exit == code else { throw fail("exit \(last.exit); \(last.err)\(last.out)") }
         case "output":
-            // The rest of the line, spaces kept.
-            let needle = raw.components(separatedBy: "output ").dropFirst().joined(separator: "output ")
+            let needle = Self.rest(of: raw, after: "output")
             guard let last, (last.out + last.err).contains(needle) else { throw fail("output was: \(last.map { $0.out + $0.err } ?? "")") }
         case "no-output":
-            let needle = raw.components(separatedBy: "no-output ").dropFirst().joined(separator: "no-output ")
+            let needle = Self.rest(of: raw, after: "no-output")
             guard let last, !(last.out + last.err).contains(needle) else { throw fail("output was: \(last.map { $0.out + $0.err } ?? "")") }
         case "phase":
             let p = try rig.statusJSON()["phase"] as? String
-            guard p == w[1] else { throw fail("phase is \(p ?? "nil")") }
+            guard p == (try arg(1, "PHASE")) else { throw fail("phase is \(p ?? "nil")") }
         case "led":
+            let color = try arg(1, "COLOR"), pattern = try arg(2, "PATTERN")
             let r = try rig.boxctl(["sim", "led"])
-            let shown = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard shown.hasPrefix("\(w[1]) \(w[2])") else { throw fail("LED shows \(shown)") }
+            let shown = Self.words(r.out.trimmingCharacters(in: .whitespacesAndNewlines))
+            guard shown.count >= 2, shown[0] == color, shown[1] == pattern else {
+                throw fail("LED shows \(shown.joined(separator: " "))")
+            }
         case "sound":
+            let name = try arg(1, "NAME")
             let new = try newSounds()
-            guard let lastSound = new.last, lastSound.name == w[1], w.count < 3 || lastSound.level == w[2] else {
+            // A sound that failed to play matches only `expect sound NAME failed`.
+            guard new.contains(where: { $0.name == name && (w.count < 3 ? $0.level != "failed" : $0.level == w[2]) }) else {
                 throw fail("new sounds: \(new.map { "\($0.name)/\($0.level ?? "-")" })")
             }
         case "sounds":
             let new = try newSounds().map { s in s.level.map { "\(s.name)/\($0)" } ?? s.name }
             let want = Array(w.dropFirst())
-            let got = zip(new, want).map { n, x in x.contains("/") ? n : String(n.split(separator: "/").first ?? "") }
+            let got = zip(new, want).map { n, x in x.contains("/") || n.hasSuffix("/failed") ? n : String(n.split(separator: "/").first ?? "") }
             guard new.count == want.count, got == want else { throw fail("new sounds: \(new)") }
         case "silence":
             let new = try newSounds()
             guard new.isEmpty else { throw fail("new sounds: \(new.map(\.name))") }
         case "status":
-            let text = try statusText(w[1])
-            guard text == w[2] else { throw fail("\(w[1]) is \(text)") }
+            let key = try arg(1, "KEY"), value = try arg(2, "VALUE")
+            let text = try statusText(key)
+            guard text == value else { throw fail("\(key) is \(text)") }
         case "fault", "no-fault":
+            let code = try arg(1, "CODE")
             let faults = (try rig.statusJSON()["faults"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
-            guard faults.contains(w[1]) == (w[0] == "fault") else { throw fail("faults: \(faults)") }
+            guard faults.contains(code) == (w[0] == "fault") else { throw fail("faults: \(faults)") }
         case "dose":
-            let rows = try exportedDoses().filter { $0["event_type"] == w[1] }
-            guard !rows.isEmpty else { throw fail("no \(w[1]) in the exported log") }
-            if w.count > 2 { guard rows.contains(where: { $0[w[2]] == "true" }) else { throw fail("\(w[1]) rows: \(rows)") } }
+            let type = try arg(1, "TYPE")
+            let rows = try exportedDoses().filter { $0["event_type"] == type }
+            guard !rows.isEmpty else { throw fail("no \(type) in the exported log") }
+            if w.count > 2 { guard rows.contains(where: { $0[w[2]] == "true" }) else { throw fail("\(type) rows: \(rows)") } }
         case "doses":
-            let n = try exportedDoses().filter { $0["event_type"] == w[2] }.count
-            guard n == Int(w[1]) else { throw fail("\(n) \(w[2]) rows") }
+            let count = try arg(1, "N"), type = try arg(2, "TYPE")
+            let n = try exportedDoses().filter { $0["event_type"] == type }.count
+            guard n == Int(count) else { throw fail("\(n) \(type) rows") }
         case "same":
-            let now = try statusText(w[1])
-            guard now == remembered[w[1]] else { throw fail("\(w[1]) was \(remembered[w[1]] ?? "?"), now \(now)") }
+            let key = try arg(1, "KEY")
+            let now = try statusText(key)
+            guard now == remembered[key] else { throw fail("\(key) was \(remembered[key] ?? "?"), now \(now)") }
         case "consistent-times":
             // Every wall time in status is Dose 1 plus the rule's minutes, on the clock as it reads now.
             let st = try rig.statusJSON()
