@@ -219,6 +219,7 @@ def ssh_key() -> Path:
 def build_helper(dest: Path) -> None:
     sh(["gcc", "-O2", "-Wall", "-Wextra", "-o", dest / "vbox-helper", HERE / "helper/vbox-helper.c", "-lasound", "-lm"])
     sh(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", dest / "nosync.so", HERE / "helper/nosync.c"])
+    sh(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", dest / "slowsync.so", HERE / "helper/slowsync.c", "-ldl"])
 
 
 def build_clean_image(kernel: Path, rootfs: Path) -> Path:
@@ -239,7 +240,8 @@ def build_clean_image(kernel: Path, rootfs: Path) -> Path:
     sh(["chown", "-R", "root:root", root / "etc/systemd/system", root / "usr/local/lib/vbox"])
     build_helper(root / "usr/local/bin")
     (root / "usr/local/lib/vbox").mkdir(parents=True, exist_ok=True)
-    shutil.move(root / "usr/local/bin/nosync.so", root / "usr/local/lib/vbox/nosync.so")
+    for lib in ["nosync.so", "slowsync.so"]:
+        shutil.move(root / "usr/local/bin" / lib, root / "usr/local/lib/vbox" / lib)
     env = dict(os.environ, VBOX_SSH_PUBKEY=str(ssh_key().with_suffix(".pub")))
     sh([HERE / "guest/image-setup.sh", root], env=env)
     tmp = out.with_suffix(".tmp")
@@ -700,10 +702,13 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     per_min = 60 / speed
     bouncy = "0:d,3:u,6:d,11:u,15:d,22:u,25:d,180:u,184:d,191:u,196:d,203:u"
     # --- Bouncy presses: chatter of 0-25 ms on press and release, each on a fresh night. The
-    # kernel reports every edge (gpiomon shows them in order); boxd must see one press.
+    # kernel reports every edge (gpiomon shows them in order); boxd must see one press. Half
+    # of them with an SD card's fsync (+80 ms per commit, slowsync.so): the release's chatter
+    # then waits in the edge stream while boxd commits Dose 1.
     trials, spurious, doses = 20, 0, []
     for k in range(trials):
-        g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")
+        slow = " --env LD_PRELOAD=/usr/local/lib/vbox/slowsync.so" if k % 2 else ""
+        g.ssh(f"vbox fresh --flags '--clock fast:{speed}'{slow}")
         time.sleep(0.8)
         since = g.ssh("date +%s.%N").stdout.strip()
         g.ssh(f"vbox edges {bouncy}")
@@ -714,7 +719,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         spurious += 1 if rep else 0
     check(spurious == 0 and all(d == "1" for d in doses), problems,
           f"bouncy press: {spurious} of {trials} gave a second press (boxd played 'already recorded')")
-    figs.append(f"bouncy press x{trials} (12 kernel edges each): Dose 1 rows {'/'.join(doses)}, "
+    figs.append(f"bouncy press x{trials} (12 kernel edges each; every second one with fsync +80 ms): Dose 1 rows {'/'.join(doses)}, "
                 f"{spurious} of {trials} also registered a second press ('already recorded')")
 
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
@@ -1001,6 +1006,7 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     check(heard[:3] == ["C5", "E5", "G5"], problems, f"after hot-load: heard {heard}")
     figs.append(f"modprobe snd-aloop: fault cleared after {recovered if recovered is not None else float('nan'):.1f} s, "
                 f"test chime heard {'-'.join(heard[:3])}")
+    nightlog_on_full_disk(g, problems, figs)
     g.poweroff()
     # --- No GPIO chip at boot.
     g = Guest(kernel, disk, None, "nochip")
@@ -1035,8 +1041,60 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
                 f"(boxd retries every 10 s), a press then reached boxd: LED white ack "
                 f"{((ack[0] - ep[0][0]) * 1000) if ack else float('nan'):.0f} ms after the press edge")
     g.poweroff()
-    return R.add("6 no sound card / no chip at boot", not problems,
+    return R.add("6 no sound card / no chip / full disk at boot", not problems,
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
+def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> None:
+    """(6, the log) boxd starts on a full file system: the night log cannot be created or
+    read, so tonight's record is in doubt and the log is a fault; nothing is acknowledged
+    (a press only asks for a confirmation, a confirmed `boxctl take` fails loudly). Once
+    space is freed boxd opens the log by itself, the doubt ends, and a press records Dose 1."""
+    full = parse_kv(g.ssh("vbox fullfs").stdout)
+    time.sleep(2)
+    st = status_json(g)
+    codes = [f["code"] for f in st["faults"]]
+    check("log_unwritable" in codes and st["led"]["pattern"] in ("doubt", "fault"), problems,
+          f"full disk at start: faults {codes}, LED {st['led']['pattern']}")
+    start_led = st["led"]["pattern"]
+    g.ssh("vbox watch ff 8")
+    ep = parse_edges(g.ssh("vbox press 150").stdout)
+    time.sleep(1.5)
+    pending = status_json(g)["pending_confirmation"]
+    take = g.ssh("boxctl take --confirm", check=False)
+    time.sleep(1.0)
+    cap, led_text = split_watch(g.ssh("vbox unwatch ff").stdout)
+    (RUN / "s6-fullfs.txt").write_text(cap + "--- led" + led_text + f"\nedges {ep}\ntake {take.returncode} {take.stdout}{take.stderr}\n")
+    buzz = [t for t in parse_tones(cap) if t["note"] == "E4" and t["wave"] == "square" and t["on"] > ep[0][0]]
+    green = first(parse_led(led_text), lambda x: x[0] > ep[0][0] and x[1] == "010")
+    refused = status_json(g)
+    check(green is None and refused["dose1_at"] is None, problems,
+          f"on a full disk: green ack {'seen' if green else 'none'}, dose1 {refused['dose1_at']}")
+    check(take.returncode == 6 and "Not recorded" in take.stdout + take.stderr and len(buzz) >= 2, problems,
+          f"boxctl take --confirm on a full disk: exit {take.returncode} {(take.stdout + take.stderr).strip()[:120]}, {len(buzz)} error buzzes")
+    c0 = float(g.ssh("vbox now").stdout)
+    g.ssh("vbox freefs")
+    opened = None
+    for _ in range(60):
+        st = status_json(g)
+        if "log_unwritable" not in [f["code"] for f in st["faults"]]:
+            opened = float(g.ssh("vbox now").stdout) - c0
+            break
+        time.sleep(1)
+    check(opened is not None, problems, "the night log was not opened within 60 s of space being freed")
+    check(st.get("doubt") is None and st["led"]["pattern"] not in ("doubt", "fault"), problems,
+          f"after the log opened: doubt {st.get('doubt')}, LED {st['led']['pattern']}")
+    g.ssh("vbox press 150")
+    time.sleep(1.5)
+    st = status_json(g)
+    rows = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
+    check(st["dose1_at"] is not None and rows == "1", problems, f"press after space was freed: dose1 {st['dose1_at']}, rows {rows}")
+    g.ssh("vbox unfullfs")
+    figs.append(f"night log on a full ext4 ({full.get('free_kib', 'unknown')} KiB free) at start: boxd active, fault log_unwritable, "
+                f"LED {start_led}; a press: confirmation asked ({pending}), no green ack, nothing recorded; "
+                f"boxctl take --confirm: exit {take.returncode} 'Not recorded', {len(buzz)} error buzzes; "
+                f"space freed: log opened by boxd after {opened if opened is not None else float('nan'):.1f} s (retry every 30 s), doubt over, "
+                f"the next press recorded Dose 1 ({rows} row)")
 
 
 def main() -> int:
