@@ -59,9 +59,8 @@ public actor Engine {
     var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool
 
-    /// What was played and shown, with simulated-clock offsets (for `boxctl sim sounds` and tests).
+    /// What was played, with simulated-clock offsets (for `boxctl sim sounds` and tests).
     public internal(set) var soundLog: [SoundReport] = []
-    public private(set) var ledLog: [(offset: Duration, color: LEDColor, pattern: String)] = []
     /// For the benchmark: press edge -> LED acknowledgement written, and release edge ->
     /// single press committed, both on the edge clock.
     var pressLatencies: [Duration] = []
@@ -97,54 +96,6 @@ public actor Engine {
         if log == nil { setFault(.logUnwritable, active: true) }
         _ = apply(.tick, source: .system)
         if let doubtSince { _ = apply(.enterDoubt(since: doubtSince), source: .system) }
-    }
-
-    // MARK: - Inputs
-
-    /// One edge. `fromSource`: it came through the edge source's stream (the pump), and is
-    /// counted against the source's `edgesYielded`.
-    public func handle(_ e: ButtonEdge, fromSource: Bool = false) {
-        if fromSource { edgesFromSource += 1 }
-        guard var r = recognizers[e.button] else {
-            logger.warning("edge from unknown button \(e.button)")
-            return
-        }
-        let events = r.handle(e.edge, doubleEnabled: state.doubleIsMeaningful(button: e.button, at: clock.now()))
-        recognizers[e.button] = r
-        if !r.isPressed { lastReleaseEdge[e.button] = e.edge.at }
-        deliver(events, button: e.button, edgeAt: e.edge.at)
-        reschedule()
-    }
-
-    /// Fires the recognisers' deadlines that have passed on the edge clock, unless the source
-    /// has yielded edges the pump has not handed over yet: those came first (the engine was
-    /// busy, e.g. in an SD card's fsync), and a deadline decided before them would see a
-    /// stale level (a bouncy release read as a second press; the virtual box caught it). The
-    /// pump's next `handle` advances the recogniser in edge order and reschedules. A pump
-    /// that stopped never holds the deadlines back longer than `edgeBacklogLimit`.
-    func fireGestureDeadlines() {
-        let now = clock.edgeNow()
-        if let yielded = hardware.edgesYielded(), yielded > edgesFromSource {
-            let since = edgeBacklogSince ?? now
-            edgeBacklogSince = since
-            if now - since < Self.edgeBacklogLimit { return }
-        }
-        edgeBacklogSince = nil
-        for name in recognizers.keys.sorted() {
-            guard var r = recognizers[name], let d = r.nextDeadline, d <= now else { continue }
-            let events = r.advance(to: now, doubleEnabled: state.doubleIsMeaningful(button: name, at: clock.now()))
-            recognizers[name] = r
-            deliver(events, button: name, edgeAt: nil)
-        }
-    }
-
-    func deliver(_ events: [GestureEvent], button: String, edgeAt: Duration?) {
-        for ev in events {
-            _ = apply(.gesture(ev.gesture, button: button), source: .button(button))
-            // The ack flash is written synchronously inside apply, so this is after the LED write.
-            if ev.gesture == .pressed, let edgeAt { pressLatencies.append(clock.edgeNow() - edgeAt) }
-            if ev.gesture == .single, let released = lastReleaseEdge[button] { commitDelays.append(clock.edgeNow() - released) }
-        }
     }
 
     public func tick() {
@@ -251,7 +202,6 @@ public actor Engine {
         let p = state.ledPattern(at: now)
         guard hardware.led.base != p else { return }
         hardware.led.setBase(p)
-        ledLog.append((simOffset, p.color, p.name))
         observer?(now, p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)")
     }
 
@@ -267,7 +217,6 @@ public actor Engine {
             case .led: break // derived from the state after the transition (showLED)
             case .flash(let p, let d):
                 hardware.led.flash(p, duration: d)
-                ledLog.append((simOffset, p.color, "flash:" + p.name))
             case .play(let s): play(s)
             case .stopSound: hardware.audio.stop()
             case .schedule(let plan): logger.debug("alarm plan: \(plan.steps.map(\.description).joined(separator: ", "))")
@@ -317,79 +266,5 @@ public actor Engine {
         logger.notice("phase \(phase.rawValue)")
         onPhaseChange?("Phase: \(phase.rawValue)")
         observer?(now, "phase \(phase.rawValue)")
-    }
-
-    // MARK: - Settings and status
-
-    /// Saves the target; returns why it could not be saved, or nil.
-    func saveTarget(_ minutes: Int) -> String? {
-        do {
-            try SettingsStore(directory: stateDirectory).save(targetMinutes: minutes)
-            return nil
-        } catch {
-            logger.error("could not save the target setting: \(error)")
-            return (error as NSError).localizedDescription
-        }
-    }
-
-    /// The health line, derived from the same fault set as the fault list (one source),
-    /// with the devices' own words for the detail.
-    public func health() -> StatusReport.Health {
-        let f = state.faults
-        let stuck = f.contains { if case .buttonStuck = $0 { true } else { false } }
-        let buttons = f.contains(.gpioUnavailable) ? "FAULT (\(hardware.buttonsHealth() ?? "unavailable"))"
-            : f.contains(.buttonsSimulated) ? "SIMULATED" : stuck ? "stuck" : "ok"
-        return StatusReport.Health(
-            buttons: buttons,
-            audio: f.contains(.audioUnavailable) ? "FAULT (\(hardware.audio.fault ?? "unavailable"))" : "ok",
-            log: f.contains(.logUnwritable) ? "FAULT (\(logFaultDetail ?? "not writable"))" : f.contains(.logRecovered) ? "recovered" : "ok",
-            clock: f.contains(.clockUnsynced) ? "not synced" : "synced")
-    }
-
-    public func status() -> StatusReport {
-        refreshHealth()
-        return StatusReport(state: state, now: clock.now(), source: "boxd", health: health())
-    }
-
-    /// Returns when the engine is free to run: the watchdog's proof of life.
-    public func ping() {}
-
-    public func shutdown() {
-        coreTimer?.cancel()
-        edgeTimer?.cancel()
-        hardware.audio.stop()
-        hardware.led.stop()
-        log?.close()
-    }
-}
-
-/// Settings changed at run time (boxctl target), kept in the state directory so they
-/// survive restarts. They override the config file.
-struct SettingsStore {
-    let directory: URL
-    var url: URL { directory.appendingPathComponent("settings.json") }
-
-    /// `timeZone` is written at start so boxctl can show local times while boxd is down.
-    struct Saved: Codable {
-        var targetMinutes: Int?
-        var timeZone: String?
-    }
-
-    func load() -> Saved? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        return try? JSONDecoder().decode(Saved.self, from: data)
-    }
-
-    func save(targetMinutes: Int) throws {
-        var s = load() ?? Saved()
-        s.targetMinutes = targetMinutes
-        try JSONEncoder().encode(s).write(to: url, options: .atomic)
-    }
-
-    func save(timeZone: TimeZone) throws {
-        var s = load() ?? Saved()
-        guard s.timeZone != timeZone.identifier else { return }
-        s.timeZone = timeZone.identifier
-        try JSONEncoder().encode(s).write(to: url, options: .atomic)
     }
 }
