@@ -4,20 +4,28 @@ import Testing
 
 /// Explores every sequence of button gestures, boxctl commands and time steps from each
 /// phase (breadth first, merging identical states) and checks the safety invariants after
-/// every step. Two alphabets: buttons and time to depth 8, and everything (boxctl
-/// included) to depth 5, which is what keeps the run within seconds.
+/// every step. Two alphabets: buttons (the dose button and an events button, every gesture
+/// the recogniser emits) and time to depth 8, and everything (boxctl included) to depth 5,
+/// which is what keeps the run within seconds.
+///
+/// The invariants are judged by the test's own reading of what was persisted (`Ledger`),
+/// never by `Night.apply`, which the reducer itself uses; and the dose window by the minutes
+/// since Dose 1 against constants.json, never by the flags the reducer set.
 @Suite struct ModelSafetyTests {
     enum Step: Hashable, CustomStringConvertible {
-        case gesture(Gesture)
+        case gesture(Gesture, button: String)
         case wait(Duration)
         case cli(Action)
         var description: String {
             switch self {
-            case .gesture(let g): "\(g)"
+            case .gesture(let g, let b): b == "dose" ? "\(g)" : "\(b):\(g)"
             case .wait(let d): "+\(d.seconds)s"
             case .cli(let a): "boxctl \(a)"
             }
         }
+
+        /// The dose button's confirm hold: the only gesture that may answer a confirmation.
+        var isDoseConfirmHold: Bool { self == .gesture(.confirmHold, button: "dose") }
 
         /// Steps that carry a person's explicit confirmation (boxctl --confirm).
         var isConfirmedCLI: Bool {
@@ -29,16 +37,26 @@ import Testing
         }
     }
 
-    static let buttons: [Step] = [
-        .gesture(.single), .gesture(.double), .gesture(.hold), .gesture(.confirmHold), .gesture(.releasedAfterHold),
-        .wait(.seconds(1)), .wait(.seconds(20)), .wait(.minutes(10)), .wait(.minutes(45)),
-    ]
+    /// Both buttons: the dose button and an events button (bathroom, water, wake_final).
+    static let settings = BoxSettings(timeZone: Harness.tz, buttons: [
+        "dose": .doseButton, "events": GestureMap(single: .log(.bathroom), double: .log(.water), hold: .log(.wakeFinal)),
+    ])
+    static let buttons: [Step] = [Gesture.pressed, .single, .double, .hold, .confirmHold, .releasedAfterHold]
+        .map { Step.gesture($0, button: "dose") }
+        // The events button's hold logs wake_final, which must not end a night owing Dose 2.
+        // (Its single press logs a bathroom event, its confirm hold must not answer a dose
+        // confirmation, and a stuck dose button raises a fault until it recovers: each doubles
+        // the states, so they are in the command alphabet, which keeps this one within time.)
+        + [Step.gesture(.hold, button: "events")]
+        + [.wait(.seconds(1)), .wait(.seconds(20)), .wait(.minutes(10)), .wait(.minutes(45))]
     static let commands: [Step] = [
         .cli(.takeDose(confirmed: false)), .cli(.takeDose(confirmed: true)), .cli(.skipDose2(reason: nil)),
         .cli(.snooze), .cli(.undo), .cli(.extraDose(confirmed: true)),
         .cli(.checkIn(CheckInAnswers(), confirmed: false)), .cli(.checkIn(CheckInAnswers(), confirmed: true)),
         .cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: false)),
         .cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: true)),
+        .gesture(.single, button: "events"), .gesture(.confirmHold, button: "events"),
+        .gesture(.stuck, button: "dose"), .gesture(.recovered, button: "dose"),
     ]
 
     struct Node: Hashable {
@@ -47,6 +65,8 @@ import Testing
         /// The doses taken (not undone) in any night so far, tracked by the test itself from
         /// what was persisted; only the last few matter.
         var taken: [TakenDose] = []
+        /// Tonight as the test reads it from the persisted records.
+        var ledger: Ledger
         var lastDose: Moment? { taken.last?.at }
     }
 
@@ -55,15 +75,52 @@ import Testing
         var at: Moment
     }
 
+    /// The test's own fold of persisted records, independent of `Night.apply`: the open
+    /// session's live Dose 1 and Dose 2, a skip, and whether it closed. A second live Dose 1
+    /// or Dose 2 in one session is a violation of its own.
+    struct Ledger: Hashable {
+        var session: String?
+        var dose1: TakenDose?
+        var dose2: TakenDose?
+        var skip: String?
+        var closed = false
+        var problems: [String] = []
+
+        mutating func read(_ record: LogRecord) {
+            switch record {
+            case .sessionOpened(let s): self = Ledger(session: s.id)
+            case .dose(let d) where d.type == .dose1:
+                if dose1 != nil { problems.append("a second live Dose 1 in one session") }
+                dose1 = TakenDose(id: d.id, at: d.at)
+            case .dose(let d) where d.type == .dose2:
+                if dose2 != nil { problems.append("a second live Dose 2 in one session") }
+                dose2 = TakenDose(id: d.id, at: d.at)
+            case .dose(let d) where d.type == .dose2Skipped: skip = d.id
+            case .undone(let u):
+                if dose1?.id == u.eventID { dose1 = nil }
+                if dose2?.id == u.eventID { dose2 = nil }
+                if skip == u.eventID { skip = nil }
+            case .sessionClosed: closed = true
+            default: break
+            }
+        }
+
+        init(session: String? = nil) { self.session = session }
+
+        init(replaying records: [LogRecord]) {
+            for r in records { read(r) }
+        }
+    }
+
     /// Ids derived from the clock, so equal histories give equal states and merge.
     static func apply(_ step: Step, to node: Node) -> (Node, Transition) {
         var now = node.now
         let action: Action
         let source: Source
         switch step {
-        case .gesture(let g):
-            action = .gesture(g, button: "dose")
-            source = .button("dose")
+        case .gesture(let g, let button):
+            action = .gesture(g, button: button)
+            source = .button(button)
         case .wait(let d):
             now = now.advanced(by: d)
             action = .tick
@@ -75,22 +132,25 @@ import Testing
         let ids = (0..<4).map { "id-\(now.monoNanos)-\($0)" }
         let t = DoseReducer.reduce(node.state, action, Context(now: now, source: source, ids: ids))
         var taken = node.taken
+        var ledger = node.ledger
         for record in t.records {
+            ledger.read(record)
             switch record {
             case .dose(let d) where d.type.countsAsDose: taken.append(TakenDose(id: d.id, at: d.at))
             case .undone(let u): taken.removeAll { $0.id == u.eventID }
             default: break
             }
         }
-        return (Node(state: t.state, now: now, taken: Array(taken.suffix(3))), t)
+        return (Node(state: t.state, now: now, taken: Array(taken.suffix(3)), ledger: ledger), t)
     }
 
     /// Starting points: one per phase, reached through the reducer itself.
     static func start(_ phase: Phase) -> Node {
-        var h = Harness()
+        var h = Harness(settings: settings)
         switch phase {
         case .noDose1: break
-        case .beforeWindow: h.takeDose1(); h.at(minutesAfterDose1: 100)
+        // 104: 45 minutes on is 149, a minute before the window opens.
+        case .beforeWindow: h.takeDose1(); h.at(minutesAfterDose1: 104)
         case .active: h.takeDose1(); h.at(minutesAfterDose1: 170)
         case .nearClose: h.takeDose1(); h.at(minutesAfterDose1: 230)
         case .closed: h.takeDose1(); h.at(minutesAfterDose1: 245)
@@ -101,7 +161,7 @@ import Testing
         }
         #expect(h.phase == phase)
         let taken = h.state.night.liveDoseEvents.filter(\.type.countsAsDose).map { TakenDose(id: $0.id, at: $0.at) }
-        return Node(state: h.state, now: h.now, taken: taken)
+        return Node(state: h.state, now: h.now, taken: taken, ledger: Ledger(replaying: h.persisted))
     }
 
     /// Explores from `start` and returns the number of transitions and the first violations.
@@ -161,32 +221,45 @@ import Testing
 
     static let floor = Duration.minutes(DoseConstants.box.safety.dose2ButtonFloorMin)
     static let interval = Duration.minutes(DoseConstants.box.safety.newDose1AfterLastDoseMin)
+    static let opens = Duration.minutes(DoseConstants.box.window.openMin)
+    static let closes = Duration.minutes(DoseConstants.box.window.closeMin)
 
     static func violationsOf(step: Step, before: Node, after: Node, transition t: Transition) -> [String] {
         var out: [String] = []
         let doses = t.records.compactMap { if case .dose(let d) = $0 { d } else { nil } }
         let night = after.state.night
-        let prior = before.state.night
         for d in doses {
             // In doubt, no dose but by a confirm hold of a doubt confirmation or --confirm.
             if before.state.doubt != nil, d.type == .dose1 || d.type == .dose2, !step.isConfirmedCLI,
-               !(step == .gesture(.confirmHold) && before.state.pending != nil) {
+               !(step.isDoseConfirmHold && before.state.pending != nil) {
                 out.append("a dose recorded in doubt by \(step)")
             }
             // No extra dose but by a confirmed boxctl command.
             if d.type == .extraDose, !step.isConfirmedCLI { out.append("extra dose by \(step)") }
-            // No early or late Dose 2 without a confirm hold (button) or --confirm (boxctl).
-            if d.type == .dose2, d.metadata.isEarly == true || d.metadata.isLate == true, !step.isConfirmedCLI {
-                if step != .gesture(.confirmHold) { out.append("early/late Dose 2 by \(step)") }
-                if before.state.pending == nil { out.append("early/late Dose 2 without a pending confirmation") }
-            }
-            // Dose 2 is never recorded by a button before the floor.
-            if d.type == .dose2, case .gesture = step, let d1 = prior.dose1, d.at.elapsed(since: d1.at) < floor {
-                out.append("Dose 2 by a button \(d.at.elapsed(since: d1.at)) after Dose 1")
+            if d.type == .dose2 {
+                // Judged on the minutes since Dose 1 as the test read it, not on the flags: a
+                // Dose 2 outside [150, 240) needs a confirm hold (button) or --confirm (boxctl),
+                // and its flag must say which side it fell on.
+                guard let d1 = before.ledger.dose1 else {
+                    out.append("Dose 2 without a Dose 1 by \(step)")
+                    continue
+                }
+                let elapsed = d.at.elapsed(since: d1.at)
+                let early = elapsed < opens, late = elapsed >= closes
+                if early || late, !step.isConfirmedCLI {
+                    if !step.isDoseConfirmHold { out.append("Dose 2 at \(elapsed) (outside the window) by \(step)") }
+                    if before.state.pending == nil { out.append("Dose 2 at \(elapsed) without a pending confirmation") }
+                }
+                if (d.metadata.isEarly == true) != early || (d.metadata.isLate == true) != late {
+                    out.append("Dose 2 at \(elapsed) flagged early \(d.metadata.isEarly ?? false), late \(d.metadata.isLate ?? false)")
+                }
+                // Dose 2 is never recorded by a button before the floor.
+                if case .gesture = step, elapsed < floor { out.append("Dose 2 by a button \(elapsed) after Dose 1") }
             }
             // No second Dose 1 while a night owes Dose 2, nor within the interval of the last dose.
             if d.type == .dose1, !step.isConfirmedCLI {
-                if prior.isOpen, prior.dose1 != nil, !prior.isDose2Resolved { out.append("Dose 1 while Dose 2 is owed") }
+                let owed = before.ledger
+                if !owed.closed, owed.dose1 != nil, owed.dose2 == nil, owed.skip == nil { out.append("Dose 1 while Dose 2 is owed") }
                 if let last = before.lastDose, d.at.elapsed(since: last) < interval {
                     out.append("Dose 1 \(d.at.elapsed(since: last)) after the last dose")
                 }
@@ -194,7 +267,7 @@ import Testing
         }
         // A night that owes Dose 2 in a running window is never closed without a confirmation.
         for case .sessionClosed(let c) in t.records where !step.isConfirmedCLI {
-            if c.terminalState == .aborted, prior.dose1 != nil { out.append("a night owing Dose 2 closed by \(step)") }
+            if c.terminalState == .aborted, before.ledger.dose1 != nil { out.append("a night owing Dose 2 closed by \(step)") }
         }
         // Undo and confirm never coincide: no pending confirmation while a dose is undoable.
         if after.state.pending != nil, let last = night.lastUndoable,
@@ -208,10 +281,16 @@ import Testing
         if night.isOpen, night.dose1 != nil, !night.isDose2Resolved, !after.state.plan.holdsExpiry { out.append("plan without expiry") }
         // Acknowledgement only after commit: persist is first whenever anything is written.
         if !t.records.isEmpty, case .persist = t.effects.first {} else if !t.records.isEmpty { out.append("persist is not first") }
-        // The durable night is exactly the fold of what was persisted.
-        var folded = prior
-        for r in t.records { folded.apply(r) }
-        if folded != night { out.append("the night is not the fold of the records") }
+        // The night the box believes is the one the records say (the test's own fold).
+        out += after.ledger.problems
+        let l = after.ledger
+        if l.session != night.session?.id {
+            out.append("the box is in session \(night.session?.id ?? "none"), the log in \(l.session ?? "none")")
+        } else if l.session != nil {
+            if l.dose1?.at != night.dose1?.at { out.append("Dose 1: the box says \(String(describing: night.dose1?.at)), the log \(String(describing: l.dose1?.at))") }
+            if l.dose2?.at != night.dose2?.at { out.append("Dose 2: the box says \(String(describing: night.dose2?.at)), the log \(String(describing: l.dose2?.at))") }
+            if l.closed == night.isOpen { out.append("the box says the night is \(night.isOpen ? "open" : "closed"), the log otherwise") }
+        }
         return out
     }
 }
