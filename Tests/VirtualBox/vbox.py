@@ -968,6 +968,19 @@ def scenario_control(kernel: Path, disk: Path, rng: random.Random, cycles: int =
                   else f"NOT caught in {r['cycles']} cycles: the power-cut test cannot see lost writes"))
 
 
+def fault_cleared(g: Guest, code: str, timeout: int) -> tuple[float | None, dict]:
+    """Polls status until the fault `code` is gone: seconds it took (guest uptime) or None,
+    and the last status."""
+    c0 = float(g.ssh("vbox now").stdout)
+    st: dict = {}
+    for _ in range(timeout):
+        st = status_json(g)
+        if code not in [f["code"] for f in st["faults"]]:
+            return float(g.ssh("vbox now").stdout) - c0, st
+        time.sleep(1)
+    return None, st
+
+
 def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     """(6) Boot without the sound card, then without the GPIO chip; boxd starts, shows the
     fault, and recovers when the device is hot-loaded."""
@@ -988,15 +1001,8 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     check(st["led"]["pattern"] == "fault" and fault_led[0] >= 1, problems, f"LED {st['led']} / amber runs {fault_led}")
     figs.append(f"no sound card: boxd {g.ssh('systemctl is-active boxd', check=False).stdout.strip()}, faults {codes}, "
                 f"health audio {st['health']['audio']!r}, LED {st['led']['color']} {st['led']['pattern']} (amber on-runs seen: {fault_led[0]})")
-    c0 = float(g.ssh("vbox now").stdout)
     g.ssh("/usr/local/lib/vbox/board.sh sound")
-    recovered = None
-    for _ in range(90):
-        st = status_json(g)
-        if "audio_unavailable" not in [f["code"] for f in st["faults"]]:
-            recovered = float(g.ssh("vbox now").stdout) - c0
-            break
-        time.sleep(1)
+    recovered, st = fault_cleared(g, "audio_unavailable", 90)
     check(recovered is not None, problems, "audio fault not cleared within 90 s of modprobe snd-aloop")
     g.ssh("vbox watch ns2 4")
     g.ssh("boxctl test sound success")
@@ -1019,15 +1025,8 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     check(active == "active" and "gpio_unavailable" in codes, problems, f"no chip: boxd {active}, faults {codes}")
     figs.append(f"no GPIO chip: boxd {active}, faults {codes}, health buttons {st['health']['buttons']!r}, "
                 f"LED pattern {st['led']['pattern']} (nothing to light: the LED is on the missing chip)")
-    c0 = float(g.ssh("vbox now").stdout)
     g.ssh("/usr/local/lib/vbox/board.sh chip")
-    recovered = None
-    for _ in range(60):
-        st = status_json(g)
-        if "gpio_unavailable" not in [f["code"] for f in st["faults"]]:
-            recovered = float(g.ssh("vbox now").stdout) - c0
-            break
-        time.sleep(1)
+    recovered, st = fault_cleared(g, "gpio_unavailable", 60)
     perms = g.ssh("stat -c '%U:%G %a' /dev/gpiochip0", check=False).stdout.strip()
     check(recovered is not None, problems, "gpio fault not cleared within 60 s of the chip appearing")
     check(perms == "root:gpio 660", problems, f"hot-plugged chip {perms}")
@@ -1072,15 +1071,8 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
           f"on a full disk: green ack {'seen' if green else 'none'}, dose1 {refused['dose1_at']}")
     check(take.returncode == 6 and "Not recorded" in take.stdout + take.stderr and len(buzz) >= 2, problems,
           f"boxctl take --confirm on a full disk: exit {take.returncode} {(take.stdout + take.stderr).strip()[:120]}, {len(buzz)} error buzzes")
-    c0 = float(g.ssh("vbox now").stdout)
     g.ssh("vbox freefs")
-    opened = None
-    for _ in range(60):
-        st = status_json(g)
-        if "log_unwritable" not in [f["code"] for f in st["faults"]]:
-            opened = float(g.ssh("vbox now").stdout) - c0
-            break
-        time.sleep(1)
+    opened, st = fault_cleared(g, "log_unwritable", 60)
     check(opened is not None, problems, "the night log was not opened within 60 s of space being freed")
     check(st.get("doubt") is None and st["led"]["pattern"] not in ("doubt", "fault"), problems,
           f"after the log opened: doubt {st.get('doubt')}, LED {st['led']['pattern']}")
