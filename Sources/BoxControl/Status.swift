@@ -52,11 +52,14 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var health: Health?
     /// Set while tonight's record is in doubt (a damaged log): the one line that explains it.
     public var doubt: String?
+    /// The state directory whose night log this status comes from, so boxctl reads the log
+    /// of the boxd it talks to (history, export) without being told where it is.
+    public var stateDir: String?
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
         case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
-        case lastNight, faults, health, doubt
+        case lastNight, faults, health, doubt, stateDir
     }
 
     /// Every key is always present (null when absent), so scripts can rely on them.
@@ -85,9 +88,11 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(faults, forKey: .faults)
         try c.encode(health, forKey: .health)
         try c.encode(doubt, forKey: .doubt)
+        try c.encode(stateDir, forKey: .stateDir)
     }
 
-    public init(state: BoxState, now: Moment, source: String, health: Health?) {
+    public init(state: BoxState, now: Moment, source: String, health: Health?, stateDir: String? = nil) {
+        self.stateDir = stateDir
         let tz = state.settings.timeZone
         let night = state.night
         self.source = source

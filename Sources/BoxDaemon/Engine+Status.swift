@@ -35,7 +35,7 @@ extension Engine {
 
     public func status() -> StatusReport {
         refreshHealth()
-        return StatusReport(state: state, now: clock.now(), source: "boxd", health: health())
+        return StatusReport(state: state, now: clock.now(), source: "boxd", health: health(), stateDir: stateDirectory.path)
     }
 
     /// Returns when the engine is free to run: the watchdog's proof of life.

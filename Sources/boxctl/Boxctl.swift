@@ -54,8 +54,18 @@ struct Connection: ParsableArguments {
     @Option(help: "boxd's control socket.")
     var socket: String = ProcessInfo.processInfo.environment["BOXCTL_SOCKET"] ?? ControlProtocol.defaultSocketPath
 
-    @Option(help: "boxd's state directory, read directly when boxd is down.")
-    var stateDir: String = ProcessInfo.processInfo.environment["BOXCTL_STATE_DIR"] ?? "/var/lib/boxd"
+    @Option(name: .customLong("state-dir"),
+            help: "boxd's state directory, read directly (history, export, status while boxd is down). Default: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.")
+    var stateDirOption: String?
+
+    /// Where the night log is: --state-dir (or $BOXCTL_STATE_DIR) when given; else the state
+    /// directory the boxd behind --socket reports, so `boxctl --socket S export` reads that
+    /// boxd's log; else the default.
+    var stateDir: String {
+        if let given = stateDirOption ?? ProcessInfo.processInfo.environment["BOXCTL_STATE_DIR"] { return given }
+        let reply = try? ControlClient(path: socket, timeout: .seconds(2)).send(ControlRequest("status"))
+        return reply?.status?.stateDir ?? "/var/lib/boxd"
+    }
 
     @Flag(help: "Print boxd's reply as JSON.")
     var json = false
@@ -151,7 +161,7 @@ struct Status: ParsableCommand {
         if let t = saved["targetMinutes"] as? Int, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
         let state = BoxState.rebuilt(settings: settings, records: records)
         return StatusReport(state: state, now: simulatedNow() ?? Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime()),
-                            source: "log", health: nil)
+                            source: "log", health: nil, stateDir: log.fileURL.deletingLastPathComponent().path)
     }
 
     /// A box that ran on the simulated clock left its reading in the state directory; its night is judged on that clock.

@@ -130,6 +130,34 @@ import Testing
         #expect(unreadable.err.contains("night log cannot be read"))
     }
 
+    /// Issue 12: `boxctl --socket S export` (and history) read the log of the boxd behind S,
+    /// not /var/lib/boxd; status names that directory.
+    @Test func exportReadsTheLogOfTheBoxdItTalksTo() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        #expect(try rig.statusJSON()["state_dir"] as? String == rig.dir.path)
+        let out = rig.dir.appendingPathComponent("export-\(UUID().uuidString.prefix(6))")
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "BOXCTL_STATE_DIR")
+        for args in [["export", "--out", out.path, "--socket", rig.socket], ["history", "--socket", rig.socket]] {
+            let p = Process()
+            p.executableURL = BoxRig.boxctl
+            p.arguments = args // no --state-dir
+            p.environment = env
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = pipe
+            try p.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, "\(args[0]): \(text)")
+        }
+        let doses = try String(contentsOf: out.appendingPathComponent("box-dose-events.csv"), encoding: .utf8)
+        #expect(doses.contains(",dose1,"), "\(doses)")
+    }
+
     @Test func simCommandsRefuseARealClock() throws {
         let rig = try BoxRig(args: ["--clock", "real", "--audio", "wav"])
         defer { rig.cleanup() }

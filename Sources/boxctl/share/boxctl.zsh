@@ -84,7 +84,7 @@ _boxctl_status() {
     local -i ret=1
     local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -98,7 +98,7 @@ _boxctl_take() {
     local -ar arg_specs=(
         '--confirm[Confirm an early (before 150 min) or late (after 240 min) Dose 2.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -113,7 +113,7 @@ _boxctl_skip() {
     local -ar arg_specs=(
         '--reason[drowsy, side_effects or other.]:reason:{__boxctl_complete "${___reason[@]}"}'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -126,7 +126,7 @@ _boxctl_snooze() {
     local -i ret=1
     local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -139,7 +139,7 @@ _boxctl_undo() {
     local -i ret=1
     local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -180,7 +180,7 @@ _boxctl_dose_extra() {
     local -ar arg_specs=(
         '--confirm[Confirm that an extra dose was really taken.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -197,7 +197,7 @@ _boxctl_log() {
         '--note[A note.]:note:'
         '--confirm[wake_final while Dose 2 is still owed\: end the night and record Dose 2 as skipped.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -220,7 +220,7 @@ _boxctl_checkin() {
         '--notes[Notes.]:notes:'
         '--confirm[Check in while Dose 2 is still owed\: end the night and record Dose 2 as skipped.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -234,7 +234,7 @@ _boxctl_history() {
     local -ar arg_specs=(
         '--days[How many nights.]:days:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -251,7 +251,7 @@ _boxctl_export() {
         '--to[Last session date, YYYY-MM-DD.]:to:'
         '--force[Replace CSV files already in --out.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -291,7 +291,7 @@ _boxctl_config_show() {
     local -i ret=1
     local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -306,7 +306,7 @@ _boxctl_target() {
         ':minutes:'
         '--confirm[Confirm the change.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -320,7 +320,7 @@ _boxctl_doctor() {
     local -ar arg_specs=(
         '--play[Also play a short tone.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -336,7 +336,7 @@ _boxctl_test() {
         ':name:'
         '--in[Sound only\: play after this delay (2s) on the alarm timer and report the onset error.]:in:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -385,7 +385,7 @@ _boxctl_sim_press() {
         '*:button:'
         '--hold-ms[How long the button is held.]:hold-ms:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -399,7 +399,7 @@ _boxctl_sim_double() {
     local -ar arg_specs=(
         '*:button:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -413,7 +413,7 @@ _boxctl_sim_edges() {
     local -ar arg_specs=(
         '*:button edges:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -427,7 +427,7 @@ _boxctl_sim_advance() {
     local -ar arg_specs=(
         '*:duration:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -441,7 +441,7 @@ _boxctl_sim_clock-step() {
     local -ar arg_specs=(
         '*:step:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -454,7 +454,7 @@ _boxctl_sim_led() {
     local -i ret=1
     local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -468,7 +468,7 @@ _boxctl_sim_sounds() {
     local -ar arg_specs=(
         '--clear[Clear the list after printing it.]'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -482,7 +482,7 @@ _boxctl_sim_fault() {
     local -ar arg_specs=(
         '*:name:'
         '--socket[boxd'\''s control socket.]:socket:'
-        '--state-dir[boxd'\''s state directory, read directly when boxd is down.]:state-dir:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
