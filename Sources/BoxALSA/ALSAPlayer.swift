@@ -56,8 +56,6 @@ public final class ALSAPlayer: TonePlayer {
 
     public func stop() { engine.stop() }
 
-    public func prepare(_ sound: Sound, volume: Double) { engine.prepare(sound, volume: volume) }
-
     public var fault: String? { engine.state.withLock { $0.fault } }
 
     /// The last sound that started, and when: the moment ALSA started the stream (its start

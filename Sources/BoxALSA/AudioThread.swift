@@ -65,20 +65,10 @@ final class Engine: Sendable {
         var shutdown = false
         /// A `play` arrived: try the device now rather than at the next retry.
         var retryNow = false
-        /// A sound due soon, to render while idle (see `prepare`).
-        var prepare: RenderKey?
-    }
-
-    struct RenderKey: Sendable, Hashable {
-        var sound: Sound
-        var volume: Double
     }
 
     let config: Config
     let state = Mutex(State())
-    /// Rendered cycles of the last few sounds: synthesis is not on the way to an alarm's
-    /// first sample (it took tens of milliseconds under emulation).
-    private let rendered = Mutex<[RenderKey: [Int16]]>([:])
     let exited = Completion()
     private let wake = DispatchSemaphore(value: 0)
     /// 20 ms: how often the thread checks for stop or a new sound while writing.
@@ -106,26 +96,6 @@ final class Engine: Sendable {
         replaced?.completion.finish("interrupted by \(sound)")
         wake.signal()
         return completion
-    }
-
-    /// Renders `sound` on the audio thread while it is idle, so its first sample goes out
-    /// without synthesis when it is played (the daemon calls this for the next alarm).
-    func prepare(_ sound: Sound, volume: Double) {
-        let key = RenderKey(sound: sound, volume: volume)
-        guard rendered.withLock({ $0[key] == nil }) else { return }
-        state.withLock { $0.prepare = key }
-        wake.signal()
-    }
-
-    /// One cycle of `sound`, from the cache or rendered now (and kept: at most 8 sounds).
-    func samples(_ key: RenderKey) -> [Int16] {
-        if let cached = rendered.withLock({ $0[key] }) { return cached }
-        let samples = ToneSynth.samples(for: key.sound, volume: key.volume, sampleRate: config.sampleRate)
-        rendered.withLock { cache in
-            if cache.count >= 8 { cache.removeAll() }
-            cache[key] = samples
-        }
-        return samples
     }
 
     func stop() {
@@ -208,11 +178,6 @@ final class Engine: Sendable {
                 }
             }
 
-            if let key = state.withLock({ s -> RenderKey? in defer { s.prepare = nil }; return s.prepare }) {
-                _ = samples(key)
-                continue
-            }
-
             // Sleep until a command, the next open attempt or health check, or an alarm's end.
             var until = pcm == nil ? nextOpen : nextCheck
             if let request, request.loops, let repeatFor = request.repeatFor {
@@ -238,7 +203,7 @@ final class Engine: Sendable {
     /// Writes the sound (looped for alarms) and a buffer's worth of silence, so every real
     /// frame has reached the speaker, then drops and re-prepares the stream for the next one.
     private func play(_ request: Request, on pcm: PCM) -> Outcome {
-        let samples = samples(RenderKey(sound: request.sound, volume: request.volume))
+        let samples = ToneSynth.samples(for: request.sound, volume: request.volume, sampleRate: config.sampleRate)
         let budget = request.framesLeft(at: .now, sampleRate: config.sampleRate)
         var written = 0
         var progress = Progress()

@@ -24,8 +24,6 @@ extension Engine {
 
     func reschedule() {
         guard !clock.isSimulated else { return }
-        // The next alarm's sound is rendered ahead, so its onset does not wait for synthesis.
-        if let next = state.nextAlarm(at: clock.now()) { hardware.audio.prepare(.alarm(next.step.kind, next.step.level), volume: volume) }
         coreTimer?.cancel()
         let retry = needsRetry ? Self.retryInterval : nil
         // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.

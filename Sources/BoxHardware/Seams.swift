@@ -50,13 +50,9 @@ public protocol TonePlayer: Sendable {
     var fault: String? { get }
     /// Tries a broken device again now (the daemon calls it on its retry schedule).
     func retryIfBroken()
-    /// A sound that is due soon: get it ready so its first sample is not late.
-    func prepare(_ sound: Sound, volume: Double)
 }
 
 extension TonePlayer {
     /// Players that retry on their own thread (ALSA) need nothing more.
     public func retryIfBroken() {}
-    /// Players that write a file need no head start.
-    public func prepare(_ sound: Sound, volume: Double) {}
 }
