@@ -36,6 +36,9 @@ public enum ExportFile: String, Sendable, CaseIterable {
         return [Int32(notes)]
     }
 
+    /// The check-in columns both check-in files start with: the answers the box asks for.
+    static let checkinAnswers = ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood"]
+
     /// Columns of the seeds' check-in file that the box does not collect: written empty.
     static let checkinColumnsNotCollected = ["has_physical_symptoms", "has_respiratory_symptoms", "has_sleep_environment",
                                              "sleep_aids_used", "room_darkness", "noise_level", "screen_minutes_bucket"]
@@ -53,20 +56,20 @@ public enum ExportFile: String, Sendable, CaseIterable {
         case .sleepEvents:
             ["id", "event_type", "timestamp", "session_date", "notes"]
         case .morningCheckins:
-            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood"] + Self.checkinColumnsNotCollected
+            Self.checkinAnswers + Self.checkinColumnsNotCollected
         // SSOT 2.4.3 GET /analytics/export, exactly.
         case .analytics:
             ["Date", "Dose1Time", "Dose2Time", "Interval", "OnTime", "NaturalWake"]
         // The seed's session columns, then session_id (two sessions can share a date).
         case .boxSessions:
-            ["session_date", "dose1_time", "dose2_time", "snooze_count", "dose2_skipped", "terminal_state", "session_id"]
+            ExportFile.sessions.columns + ["session_id"]
         case .boxDoseEvents:
             ["id", "event_type", "timestamp", "session_date", "session_id", "is_early", "is_late", "is_extra_dose",
              "snooze_number", "reason", "source"]
         case .boxSleepEvents:
-            ["id", "event_type", "timestamp", "session_date", "notes", "source"]
+            ExportFile.sleepEvents.columns + ["source"]
         case .boxMorningCheckins:
-            ["session_date", "sleep_quality", "feel_rested", "grogginess", "mental_clarity", "mood", "notes", "timestamp", "session_id"]
+            Self.checkinAnswers + ["notes", "timestamp", "session_id"]
         }
     }
 }
@@ -242,7 +245,7 @@ extension NightLog {
                 ? "notes, timestamp, session_id"
                 : ExportFile.checkinColumnsNotCollected.map { "NULL AS \($0)" }.joined(separator: ", ")
             let sql = """
-                SELECT session_date, sleep_quality, feel_rested, grogginess, mental_clarity, mood, \(rest)
+                SELECT \(ExportFile.checkinAnswers.joined(separator: ", ")), \(rest)
                 FROM morning_checkins
                 \(range.whereClause("session_date"))
                 ORDER BY session_date, timestamp, seq

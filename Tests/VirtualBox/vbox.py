@@ -256,21 +256,12 @@ def build_swift() -> tuple[Path, Path]:
     """boxd and boxctl for the guest: release, static Swift runtime, own scratch path."""
     t = time.monotonic()
     log("building boxd and boxctl (swift build -c release --static-swift-stdlib)")
-    for attempt in range(1, 4):
-        ok = True
-        for product in ["boxd", "boxctl"]:
-            r = sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", SWIFT_SCRATCH,
-                    "--product", product], check=False, capture=True, cwd=REPO)
-            if r.returncode != 0:
-                ok = False
-                print(r.stdout[-4000:])
-                break
-        if ok:
-            break
-        if attempt == 3:
-            raise SystemExit("vbox: the Swift build failed three times")
-        log(f"swift build failed (the tree may be mid-edit); retrying in 60 s (attempt {attempt})")
-        time.sleep(60)
+    for product in ["boxd", "boxctl"]:
+        r = sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", SWIFT_SCRATCH,
+                "--product", product], check=False, capture=True, cwd=REPO)
+        if r.returncode != 0:
+            print(r.stdout[-4000:])
+            raise SystemExit(f"vbox: swift build of {product} failed")
     log(f"swift build done in {time.monotonic() - t:.0f} s")
     rel = SWIFT_SCRATCH / "release"
     return rel / "boxd", rel / "boxctl"
