@@ -29,6 +29,10 @@ public enum Action: Sendable, Hashable {
     /// The log could not be read at start (the doubt) and now can: tonight is the fold of
     /// `records`, and the doubt that came from not reading it is over.
     case restoreNight([LogRecord])
+    /// The shell could not write what the last action recorded, so none of it happened.
+    /// Sent with that action's source: a hand on the button hears the error tone; a boxctl
+    /// caller learns it from the reply (exit 6) and the bedroom stays quiet.
+    case persistFailed
 }
 
 /// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
@@ -46,8 +50,9 @@ public struct Context: Sendable, Hashable {
 
 /// What the shell must do, in order. `persist` always comes first: the shell writes the
 /// records in one transaction and performs the rest only after the commit returned. If
-/// the write fails it keeps the old state, performs nothing of this list, and reports
-/// the failure (error tone, `setFault(.logUnwritable)`).
+/// the write fails it keeps the old state, performs nothing of this list, and sends
+/// `.persistFailed` with the same source: the core decides what the failure looks like.
+/// Timers are not effects: the shell wakes at `BoxState.nextDeadline` after every transition.
 public enum Effect: Sendable, Hashable {
     case persist([LogRecord])
     /// The steady LED pattern from now on. It does not cut short a flash in progress.
@@ -56,10 +61,6 @@ public enum Effect: Sendable, Hashable {
     case flash(LEDPattern, duration: Duration?)
     case play(Sound)
     case stopSound
-    /// The remaining alarm plan changed (offsets since Dose 1).
-    case schedule(AlarmPlan)
-    /// No alarms remain tonight.
-    case cancelAlarms
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)
 }

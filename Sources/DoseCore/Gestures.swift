@@ -43,7 +43,18 @@ public struct GestureEvent: Sendable, Hashable {
 
 /// A raw edge on a button line, with the kernel's own timestamp.
 public struct RawEdge: Sendable, Hashable {
-    public enum Direction: String, Sendable, Hashable { case rising, falling }
+    public enum Direction: String, Sendable, Hashable {
+        case rising, falling
+
+        /// The edge a line makes when the button goes down (`pressed`) or up: a button to
+        /// ground (active low) falls when pressed. The one place this wiring rule is written.
+        public init(pressed: Bool, activeLow: Bool) {
+            self = pressed == activeLow ? .falling : .rising
+        }
+
+        /// Whether the line's level after this edge is the pressed one.
+        public func isPressed(activeLow: Bool) -> Bool { (self == .falling) == activeLow }
+    }
     public var direction: Direction
     public var at: Duration
     public init(_ direction: Direction, at: Duration) {
@@ -161,7 +172,7 @@ public struct GestureRecognizer: Sendable, Hashable {
     public mutating func handle(_ edge: RawEdge, doubleEnabled: Bool) -> [GestureEvent] {
         var out = advance(to: edge.at, doubleEnabled: doubleEnabled)
         let at = max(edge.at, now)
-        let pressedLevel = (edge.direction == .falling) == activeLow
+        let pressedLevel = edge.direction.isPressed(activeLow: activeLow)
         rawPressed = pressedLevel
 
         if state == .stuck {

@@ -6,10 +6,9 @@ import Foundation
 public enum DoseReducer {
     public static func reduce(_ state: BoxState, _ action: Action, _ context: Context) -> Transition {
         var r = Run(state: state, ctx: context)
-        let planBefore = state.plan
         r.passTime()
         r.outcome = r.perform(action)
-        return r.finish(planBefore: planBefore)
+        return r.finish()
     }
 }
 
@@ -90,6 +89,10 @@ struct Run {
         case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
         case .setFault(let fault, let active):
             if active { state.faults.insert(fault) } else { state.faults.remove(fault) }
+            return .accepted(.faultChanged)
+        case .persistFailed:
+            state.faults.insert(.logUnwritable)
+            feedback(.error, flash: nil)
             return .accepted(.faultChanged)
         }
     }

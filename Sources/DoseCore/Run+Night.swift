@@ -114,12 +114,8 @@ extension Run {
     }
 
     /// Adds what follows from the new state: persist first, the plan's change, the LED.
-    mutating func finish(planBefore: AlarmPlan) -> Transition {
+    mutating func finish() -> Transition {
         state.cacheFallbackClose()
-        let planAfter = state.plan
-        if planAfter != planBefore {
-            effects.append(planAfter.steps.isEmpty ? .cancelAlarms : .schedule(state.remainingPlan))
-        }
         let led = state.ledPattern(at: now)
         if led != state.shownLED {
             state.shownLED = led

@@ -66,7 +66,7 @@ import Testing
         #expect(h.press(.hold) == .accepted(.undone(.dose1)))
         #expect(h.phase == .noDose1)
         #expect(h.state.night.dose1 == nil)
-        #expect(h.lastEffects.contains(.cancelAlarms))
+        #expect(h.state.remainingPlan.steps.isEmpty) // no alarms remain tonight
         #expect(h.lastEffects.contains(.led(.off)))
         guard case .persist(let r)? = h.lastEffects.first, case .undone(let u)? = r.first else {
             Issue.record("undo must persist an undone record first")

@@ -16,7 +16,7 @@ import Testing
         #expect(records.count == 2) // session opened, then dose1
         #expect(h.lastEffects.contains(.play(.success)))
         #expect(h.lastEffects.contains(.led(.slowPulse)))
-        #expect(h.lastEffects.contains { if case .schedule = $0 { true } else { false } })
+        #expect(h.state.remainingPlan.steps.first?.kind == .windowOpen) // the night's alarms are planned
         #expect(h.state.night.session?.date == "2026-11-21")
     }
 
@@ -35,7 +35,7 @@ import Testing
         #expect(h.liveDoses.last?.metadata.isEarly == true)
         #expect(h.liveDoses.last?.metadata.isLate == false)
         #expect(h.phase == .completed)
-        #expect(h.lastEffects.contains(.cancelAlarms))
+        #expect(h.state.remainingPlan.steps.isEmpty) // no alarms remain tonight
     }
 
     @Test func earlyWithoutTheHoldRecordsNothing() {
@@ -132,7 +132,7 @@ import Testing
         #expect(h.cli(.skipDose2(reason: .drowsy)) == .accepted(.recorded(.dose2Skipped)))
         #expect(h.phase == .completed)
         #expect(h.liveDoses.last?.metadata.reason == "drowsy")
-        #expect(h.lastEffects.contains(.cancelAlarms))
+        #expect(h.state.remainingPlan.steps.isEmpty) // no alarms remain tonight
     }
 
     @Test func skipBeforeTheWindowOrBeforeDose1IsRefused() {
