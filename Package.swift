@@ -76,7 +76,11 @@ let package = Package(
                     // Read through #filePath: a log written by an older build (see its script).
                     exclude: ["Fixtures"]),
         .testTarget(name: "BoxHardwareTests", dependencies: ["BoxHardware", "BoxALSA", "DoseCore"]),
-        .testTarget(name: "BoxGPIOTests", dependencies: ["BoxGPIO", "BoxHardware", "DoseCore"]),
+        // With BoxDaemon: a GPIO edge and a simulated press meet in the engine's one pump.
+        .testTarget(name: "BoxGPIOTests", dependencies: [
+            "BoxGPIO", "BoxHardware", "DoseCore", "BoxDaemon", "NightLog",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),

@@ -66,7 +66,7 @@ extension Engine {
         case "inject":
             // One edge, stamped now: for the benchmark on the real clock with simulated buttons.
             guard let edge = req.edges, edge == "down" || edge == "up" else { return .usage("inject needs edges: down or up") }
-            guard inject(button: req.button ?? "dose", pressed: edge == "down") else {
+            guard await inject(button: req.button ?? "dose", pressed: edge == "down") else {
                 return ControlResponse(ok: false, exit: .refused, message: "inject works only with simulated buttons and a known button", code: "403_NOT_SIMULATED")
             }
             return .success("ok")
@@ -79,7 +79,7 @@ extension Engine {
             r.status = status()
             return r
         default:
-            if req.cmd.hasPrefix("sim-") { return simCommand(req) }
+            if req.cmd.hasPrefix("sim-") { return await simCommand(req) }
             return .usage("unknown command \(req.cmd)")
         }
     }
@@ -123,7 +123,7 @@ extension Engine {
         return out
     }
 
-    func simCommand(_ req: ControlRequest) -> ControlResponse {
+    func simCommand(_ req: ControlRequest) async -> ControlResponse {
         guard clock is SimClock else {
             return ControlResponse(ok: false, exit: .refused, message: "sim commands work only when boxd runs with --hardware sim and --clock sim:…",
                                    code: "403_NOT_SIMULATED")
@@ -133,14 +133,14 @@ extension Engine {
             case "sim-press":
                 let hold = Int64(req.holdMs ?? 120)
                 guard (1...60_000).contains(hold) else { return .usage("hold must be 1 to 60000 ms") }
-                try simEdges(button: req.button ?? "dose", [(0, .falling), (hold, .rising)])
+                try await simEdges(button: req.button ?? "dose", [(0, .falling), (hold, .rising)])
             case "sim-double":
-                try simEdges(button: req.button ?? "dose", [(0, .falling), (120, .rising), (250, .falling), (370, .rising)])
+                try await simEdges(button: req.button ?? "dose", [(0, .falling), (120, .rising), (250, .falling), (370, .rising)])
             case "sim-edges":
                 guard let text = req.edges, let edges = Self.parseEdges(text) else {
                     return .usage("edges look like \"0:down,12:up,15:down,140:up\" (ms offsets, ascending)")
                 }
-                try simEdges(button: req.button ?? "dose", edges)
+                try await simEdges(button: req.button ?? "dose", edges)
             case "sim-advance":
                 guard let ms = req.ms, ms >= 0, ms <= 7 * 86_400_000 else { return .usage("advance needs 0 to 7 days") }
                 advance(by: .milliseconds(ms))

@@ -114,9 +114,7 @@ public final class Daemon: Sendable {
         let state = BoxState.rebuilt(settings: settings, records: records, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
-        let source = hw.edges
-        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, buttonsHealth: hw.buttonsHealth, simulatedButtons: hw.edges is SimButtons,
-                                    edgesYielded: { source.edgesYielded })
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, buttonsHealth: hw.buttonsHealth)
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
@@ -162,7 +160,8 @@ public final class Daemon: Sendable {
         if simulate {
             let asked = options.hardware == .sim
             if !asked { logger.warning("no config file and no GPIO chip: the buttons and LED are SIMULATED") }
-            return HardwareSet(edges: SimButtons(), led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
+            let buttons = SimButtons(buttons: Dictionary(uniqueKeysWithValues: config.buttons.map { ($0.name, $0.activeLow) }))
+            return HardwareSet(edges: buttons, led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
                                buttonsHealth: { nil }, description: "sim", simulatedByDefault: !asked)
         }
         let gpio = RetryingGPIO(config: config, logger: logger)
@@ -196,13 +195,14 @@ public final class Daemon: Sendable {
     func stop() async {
         server.stop()
         edges.close()
+        await engine.stopPump()
         await engine.shutdown() // waits for the transition in flight: the actor runs one at a time
         notifier.notify("STOPPING=1")
         logger.notice("boxd stopped")
     }
 }
 
-/// The ServiceLifecycle service: feeds edges to the engine and pings the watchdog until shutdown.
+/// The ServiceLifecycle service: pings the watchdog until shutdown (the engine reads its own edges).
 struct BoxService: Service {
     let daemon: Daemon
 
@@ -216,11 +216,6 @@ struct BoxService: Service {
         let notifier = daemon.notifier
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await edge in edges.edges() { await engine.handle(edge, fromSource: true) }
-                    // A source that ended has reported its fault: show it; the alarms keep running.
-                    await engine.tick()
-                }
                 if let interval = SystemdNotifier.watchdogInterval() {
                     group.addTask {
                         while !Task.isCancelled {

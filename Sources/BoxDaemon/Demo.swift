@@ -41,25 +41,23 @@ public enum Demo {
         print("DoseTap Box demo: a night at \(Int(speed))× speed. Sound: \(audioWhere). Socket: \(options.socketPath)")
         print(interactive ? "Keys: space = the dose button (Dose 1 first), d = double press, h = hold, q = quit."
                           : "No terminal: Dose 1 now, then the box is left alone all night.")
-        await engine.setObserver { moment, text in
+        await engine.setObserver { moment, event in
             let c = SessionRules.calendar(tz).dateComponents([.hour, .minute, .second], from: moment.wall)
             let clock = String(format: "%02d:%02d:%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
             let real = String(format: "%5.1fs", Date().timeIntervalSince(start))
-            print("[\(real) | \(clock)] \(draw(text))\(text)")
+            print("[\(real) | \(clock)] \(line(event))")
         }
         try daemon.server.start()
         await engine.start()
 
+        // The keys press the simulated dose button: edges into the same source and pump as GPIO's.
         let press: @Sendable (Int, Bool) async -> Void = { holdMs, double in
-            let clock = RealClock()
-            await engine.handle(ButtonEdge(button: "dose", edge: RawEdge(.falling, at: clock.edgeNow())))
-            try? await Task.sleep(for: .milliseconds(holdMs))
-            await engine.handle(ButtonEdge(button: "dose", edge: RawEdge(.rising, at: clock.edgeNow())))
-            if double {
-                try? await Task.sleep(for: .milliseconds(130))
-                await engine.handle(ButtonEdge(button: "dose", edge: RawEdge(.falling, at: clock.edgeNow())))
-                try? await Task.sleep(for: .milliseconds(120))
-                await engine.handle(ButtonEdge(button: "dose", edge: RawEdge(.rising, at: clock.edgeNow())))
+            let edges = double ? [(0, true), (holdMs, false), (holdMs + 130, true), (holdMs + 250, false)] : [(0, true), (holdMs, false)]
+            var last = 0
+            for (ms, down) in edges {
+                try? await Task.sleep(for: .milliseconds(ms - last))
+                last = ms
+                _ = await engine.inject(button: "dose", pressed: down)
             }
         }
         if interactive {
@@ -94,12 +92,17 @@ public enum Demo {
         await daemon.stop()
     }
 
-    /// A coloured dot for LED lines (ANSI), when stdout is a terminal.
-    static func draw(_ text: String) -> String {
-        guard text.hasPrefix("LED "), isatty(1) == 1 else { return "" }
-        let codes = ["off": "90", "white": "97", "blue": "94", "green": "92", "yellow": "93", "amber": "33", "red": "91"]
-        let color = text.split(separator: " ").dropFirst().first.map(String.init) ?? "off"
-        return "\u{1B}[\(codes[color] ?? "0")m●\u{1B}[0m "
+    /// One line of the transcript; an LED line starts with a coloured dot (ANSI) when stdout is a terminal.
+    static func line(_ event: Engine.Event) -> String {
+        switch event {
+        case .sound(let s): return "sound \(s)"
+        case .phase(let p): return "phase \(p.rawValue)"
+        case .led(let p):
+            let text = p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)"
+            guard isatty(1) == 1 else { return text }
+            let codes: [LEDColor: String] = [.off: "90", .white: "97", .blue: "94", .green: "92", .yellow: "93", .amber: "33", .red: "91"]
+            return "\u{1B}[\(codes[p.color] ?? "0")m●\u{1B}[0m " + text
+        }
     }
 
     static func rawMode() -> termios {

@@ -1,26 +1,63 @@
-import BoxControl
 import BoxHardware
 import DoseCore
 import Foundation
-import NightLog
 
-// Button edges in: the recognisers, their deadlines, the gestures they give.
+// Edges in: one pump reads the edge source (GPIO or simulated buttons alike) into the
+// recognisers; their gestures become actions.
 extension Engine {
-    // MARK: - Inputs
+    /// Starts reading the edge source. Every edge of every source arrives here, and only here.
+    func startPump() {
+        guard pump == nil else { return }
+        let source = hardware.edges
+        pump = Task { [weak self] in
+            for await edge in source.edges() { await self?.handle(edge, fromSource: true) }
+            await self?.sourceEnded()
+        }
+    }
 
-    /// One edge. `fromSource`: it came through the edge source's stream (the pump), and is
-    /// counted against the source's `edgesYielded`.
-    public func handle(_ e: ButtonEdge, fromSource: Bool = false) {
+    /// A source that ended has reported its fault: show it; the alarms keep running. (Not
+    /// when boxd is stopping: then the pump was stopped first.)
+    func sourceEnded() {
+        guard pump != nil else { return }
+        pump = nil
+        resumePumpWaiters(all: true)
+        tick()
+    }
+
+    /// One edge. `fromSource`: it came through the pump, and is counted against the source's
+    /// `edgesYielded` (a test may hand edges over directly).
+    func handle(_ e: ButtonEdge, fromSource: Bool = false) {
         if fromSource { edgesFromSource += 1 }
+        defer { if fromSource { resumePumpWaiters() } }
         guard var r = recognizers[e.button] else {
             logger.warning("edge from unknown button \(e.button)")
             return
         }
         let events = r.handle(e.edge, doubleEnabled: state.doubleIsMeaningful(button: e.button, at: clock.now()))
         recognizers[e.button] = r
-        if !r.isPressed { lastReleaseEdge[e.button] = e.edge.at }
+        if !r.isPressed { metrics.released(e.button, at: e.edge.at) }
         deliver(events, button: e.button, edgeAt: e.edge.at)
         reschedule()
+    }
+
+    /// Stops reading edges; whoever waits for the pump is let go.
+    func stopPump() {
+        pump?.cancel()
+        pump = nil
+        resumePumpWaiters(all: true)
+    }
+
+    /// Returns once the pump has handed over the source's first `count` edges (a simulated
+    /// press waits for its own edges), or when the pump has ended.
+    func pumped(upTo count: Int) async {
+        guard edgesFromSource < count, pump != nil else { return }
+        await withCheckedContinuation { pumpWaiters.append((count, $0)) }
+    }
+
+    func resumePumpWaiters(all: Bool = false) {
+        let ready = pumpWaiters.filter { all || $0.upTo <= edgesFromSource }
+        pumpWaiters.removeAll { all || $0.upTo <= edgesFromSource }
+        for w in ready { w.resume.resume() }
     }
 
     /// Fires the recognisers' deadlines that have passed on the edge clock, unless the source
@@ -47,10 +84,9 @@ extension Engine {
 
     func deliver(_ events: [GestureEvent], button: String, edgeAt: Duration?) {
         for ev in events {
-            _ = apply(.gesture(ev.gesture, button: button), source: .button(button))
+            apply(.gesture(ev.gesture, button: button), source: .button(button))
             // The ack flash is written synchronously inside apply, so this is after the LED write.
-            if ev.gesture == .pressed, let edgeAt { pressLatencies.append(clock.edgeNow() - edgeAt) }
-            if ev.gesture == .single, let released = lastReleaseEdge[button] { commitDelays.append(clock.edgeNow() - released) }
+            metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, now: clock.edgeNow())
         }
     }
 }

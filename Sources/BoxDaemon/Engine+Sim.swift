@@ -4,41 +4,29 @@ import DoseCore
 import Foundation
 import NightLog
 
+// The simulated box: presses pushed into the simulated buttons (the same edge source and
+// pump as GPIO), the sounds it played, faults on demand, and the bench's injected edges.
 extension Engine {
-    // MARK: - Simulation
-
-    /// Moves the simulated clock by `d`, firing every deadline on the way in order.
-    public func advance(by d: Duration) {
-        guard let sim = clock as? SimClock else { return }
-        let target = sim.now().monoNanos + d.nanoseconds
-        while true {
-            let now = sim.now()
-            var next: Int64? = state.nextDeadline(at: now).map { now.monoNanos + max($0.nanoseconds, 1) }
-            if let g = recognizers.values.compactMap(\.nextDeadline).min() {
-                next = min(next ?? Int64.max, max(g.nanoseconds, now.monoNanos))
-            }
-            guard let n = next, n <= target else { break }
-            sim.advance(toMono: n)
-            fireGestureDeadlines()
-            _ = apply(.tick, source: .system)
-        }
-        sim.advance(toMono: target)
-        tick()
+    public enum SimError: Error, Sendable {
+        case notSimulated
+        case unknownButton(String)
     }
 
-    /// Injects edges at millisecond offsets from now, moving the simulated clock through
-    /// them, then until the gesture is resolved.
-    public func simEdges(button: String, _ edges: [(ms: Int64, direction: RawEdge.Direction)]) throws(SimError) {
-        guard let sim = clock as? SimClock else { throw .notSimulated }
+    /// Presses a simulated button: `edges` at millisecond offsets from now (`.falling` is
+    /// the button going down, `.rising` up), moving the simulated clock through them; each
+    /// edge goes through the edge source and the pump, and the clock moves on only once it
+    /// was handled; then until the gesture is resolved.
+    public func simEdges(button: String, _ edges: [(ms: Int64, direction: RawEdge.Direction)]) async throws(SimError) {
+        guard let sim = clock as? SimClock, let buttons = hardware.simulatedButtons else { throw .notSimulated }
         guard recognizers[button] != nil else { throw .unknownButton(button) }
         let start = sim.now().monoNanos
         for e in edges.sorted(by: { $0.ms < $1.ms }) {
             let at = start + e.ms * 1_000_000
             advance(by: .nanoseconds(max(0, at - sim.now().monoNanos)))
-            let activeLow = config.buttons.first { $0.name == button }?.activeLow ?? true
-            // Edges describe the physical press: "down" is the pressed level.
-            let direction: RawEdge.Direction = e.direction == .falling ? (activeLow ? .falling : .rising) : (activeLow ? .rising : .falling)
-            handle(ButtonEdge(button: button, edge: RawEdge(direction, at: .nanoseconds(at))))
+            let delivered: Int?
+            do { delivered = try buttons.set(button, pressed: e.direction == .falling, at: .nanoseconds(at)) } catch { throw .unknownButton(button) }
+            guard let n = delivered else { return } // the source is closed: boxd is stopping
+            await pumped(upTo: n)
         }
         // Let the gesture resolve (lockout, double gap), but never run into the stuck guard.
         while let r = recognizers[button], !r.isPressed, let d = r.nextDeadline {
@@ -46,9 +34,14 @@ extension Engine {
         }
     }
 
-    public enum SimError: Error, Sendable {
-        case notSimulated
-        case unknownButton(String)
+    /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark
+    /// uses it), through the edge source; returns once the engine has handled it.
+    public func inject(button: String, pressed: Bool) async -> Bool {
+        guard let buttons = hardware.simulatedButtons, let n = try? buttons.set(button, pressed: pressed, at: clock.edgeNow()) ?? nil else {
+            return false
+        }
+        await pumped(upTo: n)
+        return true
     }
 
     public func clearSoundLog() { soundLog.removeAll() }
@@ -66,19 +59,5 @@ extension Engine {
     }
 
     /// The benchmark's measurements, in ms; cleared when read.
-    public func takeMetrics() -> [String: [Double]] {
-        defer {
-            pressLatencies.removeAll()
-            commitDelays.removeAll()
-        }
-        return ["press_to_led_ms": pressLatencies.map { $0.seconds * 1000 }, "single_commit_ms": commitDelays.map { $0.seconds * 1000 }]
-    }
-
-    /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark uses it).
-    public func inject(button: String, pressed: Bool) -> Bool {
-        guard hardware.simulatedButtons, let b = config.buttons.first(where: { $0.name == button }) else { return false }
-        let direction: RawEdge.Direction = pressed == b.activeLow ? .falling : .rising
-        handle(ButtonEdge(button: button, edge: RawEdge(direction, at: clock.edgeNow())))
-        return true
-    }
+    public func takeMetrics() -> [String: [Double]] { metrics.take() }
 }

@@ -9,7 +9,7 @@ import NightLog
 // The engine's timers on the real and fast clocks, and the retry schedule for broken devices.
 
 extension Engine {
-    // MARK: - Timers (real and fast clocks; the simulated clock is driven by `advance`)
+    // MARK: - Timers (real and fast clocks sleep; the simulated clock is driven by `advance`)
 
     static let clockCheckInterval: Duration = .seconds(60)
 
@@ -43,6 +43,25 @@ extension Engine {
                 await self?.fireEdgeTimer()
             }
         }
+    }
+
+    /// The simulated clock's timers: moves it by `d`, firing every deadline on the way in order.
+    public func advance(by d: Duration) {
+        guard let sim = clock as? SimClock else { return }
+        let target = sim.now().monoNanos + d.nanoseconds
+        while true {
+            let now = sim.now()
+            var next: Int64? = state.nextDeadline(at: now).map { now.monoNanos + max($0.nanoseconds, 1) }
+            if let g = recognizers.values.compactMap(\.nextDeadline).min() {
+                next = min(next ?? Int64.max, max(g.nanoseconds, now.monoNanos))
+            }
+            guard let n = next, n <= target else { break }
+            sim.advance(toMono: n)
+            fireGestureDeadlines()
+            apply(.tick, source: .system)
+        }
+        sim.advance(toMono: target)
+        tick()
     }
 
     func fireEdgeTimer() {

@@ -1,4 +1,3 @@
-import BoxALSA
 import BoxControl
 import BoxHardware
 import DoseCore
@@ -6,26 +5,42 @@ import Foundation
 import Logging
 import NightLog
 
-/// The one event flow of the box: edges -> gesture recogniser -> dose core -> effects.
-/// Effects run in order: the night log first (the commit returns), then LED, tone and
-/// timers. An actor, so one transition finishes before the next begins.
+/// The night: every input (an edge's gesture, a boxctl command, time passing) becomes one
+/// action, one transition of the pure core, and its effects, in order: the night log first
+/// (the commit returns), then LED, sound. An actor, so one transition finishes before the
+/// next begins, and no transition ever starts inside another's effects.
+///
+/// The rest of the shell lives beside it, a file a job: edges in (Engine+Buttons), timers
+/// (Engine+Timers), device health (Engine+Health), the clock's timeline (Engine+Timeline),
+/// status (Engine+Status), the simulated box (Engine+Sim), bench figures (BenchMetrics).
 public actor Engine {
     public struct Hardware: Sendable {
         public var led: LEDPlayer
         public var audio: any TonePlayer
+        /// The buttons: GPIO, or simulated buttons fed by sim and bench commands.
+        public var edges: any EdgeSource
         public var buttonsHealth: @Sendable () -> String?
-        /// Buttons are simulated: edges may be injected over the control socket.
-        public var simulatedButtons: Bool
-        /// The edge source's `edgesYielded` (see `Engine.edgeBacklog`).
+        /// The source's `edgesYielded`, unless a test stands in for it (see `Engine.edgeBacklog`).
         public var edgesYielded: @Sendable () -> Int?
-        public init(led: LEDPlayer, audio: any TonePlayer, buttonsHealth: @escaping @Sendable () -> String? = { nil },
-                    simulatedButtons: Bool = true, edgesYielded: @escaping @Sendable () -> Int? = { nil }) {
+
+        public init(led: LEDPlayer, audio: any TonePlayer, edges: any EdgeSource = SimButtons(),
+                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, edgesYielded: (@Sendable () -> Int?)? = nil) {
             self.led = led
             self.audio = audio
+            self.edges = edges
             self.buttonsHealth = buttonsHealth
-            self.simulatedButtons = simulatedButtons
-            self.edgesYielded = edgesYielded
+            self.edgesYielded = edgesYielded ?? { edges.edgesYielded }
         }
+
+        /// Buttons are simulated: sim and bench commands may press them.
+        public var simulatedButtons: SimButtons? { edges as? SimButtons }
+    }
+
+    /// What the engine did that a person would notice, for the demo's transcript.
+    public enum Event: Sendable {
+        case led(LEDPattern)
+        case sound(Sound)
+        case phase(Phase)
     }
 
     public internal(set) var state: BoxState
@@ -39,11 +54,16 @@ public actor Engine {
     var recognizers: [String: GestureRecognizer]
     var coreTimer: Task<Void, Never>?
     var edgeTimer: Task<Void, Never>?
+    /// Reads the edge source into the engine (Engine+Buttons).
+    var pump: Task<Void, Never>?
+    /// Sim and bench presses waiting until the pump has handed their edges over.
+    var pumpWaiters: [(upTo: Int, resume: CheckedContinuation<Void, Never>)] = []
     var onPhaseChange: (@Sendable (String) -> Void)?
-    var observer: (@Sendable (Moment, String) -> Void)?
+    var observer: (@Sendable (Moment, Event) -> Void)?
     /// The moment of the transition whose effects are being performed (observer timestamps).
     var transitionNow: Moment?
     var lastPhase: Phase?
+    /// Why the night log cannot be written now, or nil: the fault `log_unwritable` follows it.
     var logFaultDetail: String?
     /// Records of time passing (a session's fallback close) that could not be written: the
     /// night goes on in memory, and they are written, in order, ahead of the next write.
@@ -53,19 +73,13 @@ public actor Engine {
     var edgesFromSource = 0
     var edgeBacklogSince: Duration?
     static let edgeBacklogLimit: Duration = .milliseconds(500)
-    /// Set while faults are being refreshed, so a fault transition never nests another.
-    var refreshingHealth = false
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
     var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool
 
     /// What was played, with simulated-clock offsets (for `boxctl sim sounds` and tests).
     public internal(set) var soundLog: [SoundReport] = []
-    /// For the benchmark: press edge -> LED acknowledgement written, and release edge ->
-    /// single press committed, both on the edge clock.
-    var pressLatencies: [Duration] = []
-    var commitDelays: [Duration] = []
-    var lastReleaseEdge: [String: Duration] = [:]
+    var metrics = BenchMetrics()
 
     public init(state: BoxState, log: NightLog?, stateDirectory: URL, clock: any BoxClock, hardware: Hardware, config: BoxConfig,
                 logger: Logger, clockSynced: @escaping @Sendable () -> Bool = { true }) {
@@ -78,6 +92,7 @@ public actor Engine {
         volume = config.volume
         self.logger = logger
         self.clockSynced = clockSynced
+        if log == nil { logFaultDetail = "the night log could not be opened" }
         let timings = GestureRecognizer.Timings(state.settings.rules.gestures)
         recognizers = Dictionary(uniqueKeysWithValues: config.buttons.map {
             ($0.name, GestureRecognizer(timings: timings, activeLow: $0.activeLow))
@@ -87,59 +102,92 @@ public actor Engine {
     public func setPhaseObserver(_ observer: @escaping @Sendable (String) -> Void) { onPhaseChange = observer }
 
     /// Sees every LED change, sound and phase change (the demo's transcript).
-    public func setObserver(_ observer: @escaping @Sendable (Moment, String) -> Void) { self.observer = observer }
+    public func setObserver(_ observer: @escaping @Sendable (Moment, Event) -> Void) { self.observer = observer }
 
-    /// The first transition after start: shows the LED and every fault the hardware has
-    /// now (not at the first event), rings what fell due while down.
+    /// The first transitions after start: every fault the hardware has now (not at the first
+    /// event), the LED, what fell due while down; then edges are read.
     public func start(doubtSince: Date? = nil) {
-        if log?.fault != nil { setFault(.logRecovered, active: true) }
-        if log == nil { setFault(.logUnwritable, active: true) }
-        _ = apply(.tick, source: .system)
-        if let doubtSince { _ = apply(.enterDoubt(since: doubtSince), source: .system) }
+        if log?.fault != nil { transition(.setFault(.logRecovered, active: true), source: .system) }
+        settleHealth()
+        transition(.tick, source: .system)
+        if let doubtSince { transition(.enterDoubt(since: doubtSince), source: .system) }
+        afterTransitions()
+        startPump()
     }
 
     public func tick() {
         if log == nil { reopenLog() }
         if hardware.audio.fault != nil { hardware.audio.retryIfBroken() }
         fireGestureDeadlines()
-        _ = apply(.tick, source: .system)
-        refreshHealth()
+        apply(.tick, source: .system)
     }
 
-    /// Applies one action: persist first, then everything else. Nothing is acknowledged
-    /// unless the write returned. A failed write never recurses: the fault is set once,
-    /// the error tone plays for the person who acted, and time-passing records stay in
-    /// memory (the night goes on, alarms ring) until a later write takes them.
+    public enum ApplyResult: Sendable {
+        case done(Outcome)
+        case failed(String)
+    }
+
+    /// Applies one action, then brings the faults up to date with the devices and the log,
+    /// each change a transition of its own, after (never inside) the action's effects.
+    @discardableResult
     public func apply(_ action: Action, source: Source) -> ApplyResult {
+        let result = transition(action, source: source)
+        settleHealth()
+        afterTransitions()
+        return result
+    }
+
+    /// One transition: reduce, write, perform. Nothing is acknowledged unless the write
+    /// returned. When it fails, nothing of the action happens and the core is told
+    /// (`.persistFailed`, same source) and decides what that looks like; records of time
+    /// passing stay in memory (the night goes on, alarms ring) until a later write takes them.
+    @discardableResult
+    func transition(_ action: Action, source: Source) -> ApplyResult {
         let now = clock.now()
         let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: freshIDs()))
-        let written = write(t.records)
-        if case .failed(let failure) = written, source != .system {
-            setFault(.logUnwritable, active: true)
-            play(.error)
-            showLED(now)
+        switch write(t.records) {
+        case .failed(let failure) where source != .system:
+            let answer = DoseReducer.reduce(state, .persistFailed, Context(now: now, source: source, ids: freshIDs()))
+            unsaved += answer.records
+            commit(answer, at: now)
             return .failed("Not recorded: \(failure)")
+        case .failed:
+            unsaved += t.records
+        case .written, .nothing:
+            break
         }
         // A setting is saved before the reply says so.
         for case .saveTarget(let m) in t.effects {
             if let failure = saveTarget(m) { return .failed("Not saved: \(failure). The target stays \(state.settings.targetMinutes) minutes.") }
         }
-        if case .failed = written { unsaved += t.records }
+        commit(t, at: now)
+        return .done(t.outcome)
+    }
+
+    /// The new state, then its effects in order. Effects never start a transition.
+    func commit(_ t: Transition, at now: Moment) {
         state = t.state
         transitionNow = now
-        perform(t.effects)
-        switch written {
-        case .failed: setFault(.logUnwritable, active: true)
-        case .written: setFault(.logUnwritable, active: false)
-        case .nothing: break
+        for effect in t.effects {
+            switch effect {
+            case .persist: break // written before the state changed
+            case .led(let p):
+                hardware.led.setBase(p)
+                observer?(now, .led(p))
+            case .flash(let p, let d): hardware.led.flash(p, duration: d)
+            case .play(let s): play(s)
+            case .stopSound: hardware.audio.stop()
+            case .saveTarget: break // saved before the state changed
+            }
         }
-        refreshHealth()
-        showLED(now)
-        noticePhase(now)
+    }
+
+    /// What every batch of transitions ends with: the phase noticed, the timers set.
+    func afterTransitions() {
+        noticePhase(clock.now())
         // A sped-up demo clock slows to real time while a confirmation waits for a hand.
         (clock as? FastClock)?.setRealTime(state.pending != nil)
         reschedule()
-        return .done(t.outcome)
     }
 
     enum WriteResult {
@@ -168,63 +216,7 @@ public actor Engine {
         }
     }
 
-    /// Raises or clears a fault without nesting a transition: whatever time-passing records
-    /// the fault transition carries ride with the next write.
-    func setFault(_ fault: Fault, active: Bool) {
-        guard state.faults.contains(fault) != active else { return }
-        let now = clock.now()
-        let t = DoseReducer.reduce(state, .setFault(fault, active: active), Context(now: now, source: .system, ids: freshIDs()))
-        unsaved += t.records
-        state = t.state
-        transitionNow = now
-        perform(t.effects)
-        showLED(now)
-    }
-
-    /// A log that could not be opened (or read) at start is tried again. Once it opens and
-    /// tonight can be read from it, a doubt that came from not reading it ends, and what is
-    /// waiting is written.
-    func reopenLog() {
-        guard let opened = try? NightLog.open(stateDirectory: stateDirectory),
-              let records = try? Daemon.tonightsRecords(opened) else { return }
-        logger.notice("night log opened")
-        log = opened
-        if state.doubt != nil { _ = apply(.restoreNight(records + unsaved), source: .system) }
-        if let r = try? opened.lastRecovery(), !r.doseRecordCertain { _ = apply(.enterDoubt(since: r.at), source: .system) }
-        if unsaved.isEmpty { setFault(.logUnwritable, active: false) } // else the next write clears it
-    }
-
     func freshIDs() -> [String] { (0..<3).map { _ in UUID().uuidString.lowercased() } }
-
-    /// The LED is derived from the state after every transition; the player ignores a
-    /// pattern it already shows.
-    func showLED(_ now: Moment) {
-        let p = state.ledPattern(at: now)
-        guard hardware.led.base != p else { return }
-        hardware.led.setBase(p)
-        observer?(now, p == .off ? "LED off" : "LED \(p.color.rawValue) \(p.name)")
-    }
-
-    public enum ApplyResult: Sendable {
-        case done(Outcome)
-        case failed(String)
-    }
-
-    func perform(_ effects: [Effect]) {
-        for effect in effects {
-            switch effect {
-            case .persist: break // handled before
-            case .led: break // derived from the state after the transition (showLED)
-            case .flash(let p, let d):
-                hardware.led.flash(p, duration: d)
-            case .play(let s): play(s)
-            case .stopSound: hardware.audio.stop()
-            case .schedule(let plan): logger.debug("alarm plan: \(plan.steps.map(\.description).joined(separator: ", "))")
-            case .cancelAlarms: logger.info("no alarms remain tonight")
-            case .saveTarget: break // saved before the state changed
-            }
-        }
-    }
 
     func play(_ s: Sound) {
         let repeatFor: Duration? = s.level == nil ? nil : state.settings.ringTime
@@ -232,32 +224,10 @@ public actor Engine {
         soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description,
                                     failed: hardware.audio.fault != nil))
         logger.info("sound \(s)")
-        observer?(transitionNow ?? clock.now(), "sound \(s)")
+        observer?(transitionNow ?? clock.now(), .sound(s))
     }
 
     var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
-
-    /// Raises or clears faults the hardware reports (after every transition and tick).
-    func refreshHealth() {
-        guard !refreshingHealth else { return }
-        refreshingHealth = true
-        defer { refreshingHealth = false }
-        let audioBroken = hardware.audio.fault != nil
-        if audioBroken != state.faults.contains(.audioUnavailable) {
-            if audioBroken { logger.error("audio fault: \(hardware.audio.fault ?? "")") } else { logger.notice("audio works again") }
-            setFault(.audioUnavailable, active: audioBroken)
-        }
-        let buttonsBroken = hardware.buttonsHealth() != nil
-        if buttonsBroken != state.faults.contains(.gpioUnavailable) {
-            if buttonsBroken { logger.error("buttons fault: \(hardware.buttonsHealth() ?? "")") } else { logger.notice("buttons work again") }
-            setFault(.gpioUnavailable, active: buttonsBroken)
-        }
-        let synced = clockSynced()
-        if synced == state.faults.contains(.clockUnsynced) {
-            setFault(.clockUnsynced, active: !synced)
-        }
-        checkClock()
-    }
 
     func noticePhase(_ now: Moment) {
         let phase = state.phase(at: now)
@@ -265,6 +235,6 @@ public actor Engine {
         lastPhase = phase
         logger.notice("phase \(phase.rawValue)")
         onPhaseChange?("Phase: \(phase.rawValue)")
-        observer?(now, "phase \(phase.rawValue)")
+        observer?(now, .phase(phase))
     }
 }

@@ -23,10 +23,10 @@ public protocol EdgeSource: Sendable {
     /// finishes when the source is closed or fails for good.
     func edges() -> AsyncStream<ButtonEdge>
     func close()
-    /// How many edges the stream has yielded so far, for sources read by a thread of their
-    /// own (GPIO): the engine compares it with the edges it has handled, so a gesture
-    /// deadline is never decided while earlier edges still wait in the stream. Nil where
-    /// edges are handed to the engine directly (simulation).
+    /// How many edges the stream has yielded so far: the engine compares it with the edges
+    /// it has handled, so a gesture deadline is never decided while earlier edges still
+    /// wait in the stream (and a simulated press waits until its edges were handled). Nil
+    /// for a source that does not count.
     var edgesYielded: Int? { get }
 }
 

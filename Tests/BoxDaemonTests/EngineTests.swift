@@ -1,5 +1,5 @@
 import BoxControl
-import BoxDaemon
+@testable import BoxDaemon
 import BoxHardware
 import DoseCore
 import Foundation

@@ -1052,8 +1052,9 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
 def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> None:
     """(6, the log) boxd starts on a full file system: the night log cannot be created or
     read, so tonight's record is in doubt and the log is a fault; nothing is acknowledged
-    (a press only asks for a confirmation, a confirmed `boxctl take` fails loudly). Once
-    space is freed boxd opens the log by itself, the doubt ends, and a press records Dose 1."""
+    (a press only asks for a confirmation; its confirm hold cannot be written and buzzes the
+    error; a confirmed `boxctl take` exits 6 and leaves the bedroom quiet). Once space is
+    freed boxd opens the log by itself, the doubt ends, and a press records Dose 1."""
     full = parse_kv(g.ssh("vbox fullfs").stdout)
     time.sleep(2)
     st = status_json(g)
@@ -1061,21 +1062,28 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     check("log_unwritable" in codes and st["led"]["pattern"] in ("doubt", "fault"), problems,
           f"full disk at start: faults {codes}, LED {st['led']['pattern']}")
     start_led = st["led"]["pattern"]
-    g.ssh("vbox watch ff 8")
+    g.ssh("vbox watch ff 12")
     ep = parse_edges(g.ssh("vbox press 150").stdout)
     time.sleep(1.5)
     pending = status_json(g)["pending_confirmation"]
+    hold = parse_edges(g.ssh("vbox press 2500").stdout)  # the confirm hold: its dose cannot be written
+    time.sleep(1.5)
+    before_take = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
     take = g.ssh("boxctl take --confirm", check=False)
-    time.sleep(1.0)
+    time.sleep(1.5)
     cap, led_text = split_watch(g.ssh("vbox unwatch ff").stdout)
-    (RUN / "s6-fullfs.txt").write_text(cap + "--- led" + led_text + f"\nedges {ep}\ntake {take.returncode} {take.stdout}{take.stderr}\n")
+    (RUN / "s6-fullfs.txt").write_text(cap + "--- led" + led_text + f"\nedges {ep} {hold}\ntake {take.returncode} {take.stdout}{take.stderr}\n")
     buzz = [t for t in parse_tones(cap) if t["note"] == "E4" and t["wave"] == "square" and t["on"] > ep[0][0]]
+    hold_buzz = [t for t in buzz if t["on"] < before_take]
+    take_buzz = [t for t in buzz if t["on"] >= before_take]
     green = first(parse_led(led_text), lambda x: x[0] > ep[0][0] and x[1] == "010")
     refused = status_json(g)
     check(green is None and refused["dose1_at"] is None, problems,
           f"on a full disk: green ack {'seen' if green else 'none'}, dose1 {refused['dose1_at']}")
-    check(take.returncode == 6 and "Not recorded" in take.stdout + take.stderr and len(buzz) >= 2, problems,
-          f"boxctl take --confirm on a full disk: exit {take.returncode} {(take.stdout + take.stderr).strip()[:120]}, {len(buzz)} error buzzes")
+    check(len(hold_buzz) >= 2, problems, f"a confirm hold on a full disk: {len(hold_buzz)} error buzzes (the button must hear it)")
+    check(take.returncode == 6 and "Not recorded" in take.stdout + take.stderr and not take_buzz, problems,
+          f"boxctl take --confirm on a full disk: exit {take.returncode} {(take.stdout + take.stderr).strip()[:120]}, "
+          f"{len(take_buzz)} error buzzes (boxctl's failure is told by its reply, not to the bedroom)")
     g.ssh("vbox freefs")
     opened, st = fault_cleared(g, "log_unwritable", 60)
     check(opened is not None, problems, "the night log was not opened within 60 s of space being freed")
@@ -1089,7 +1097,8 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     g.ssh("vbox unfullfs")
     figs.append(f"night log on a full ext4 ({full.get('free_kib', 'unknown')} KiB free) at start: boxd active, fault log_unwritable, "
                 f"LED {start_led}; a press: confirmation asked ({pending}), no green ack, nothing recorded; "
-                f"boxctl take --confirm: exit {take.returncode} 'Not recorded', {len(buzz)} error buzzes; "
+                f"its confirm hold: {len(hold_buzz)} error buzzes; boxctl take --confirm: exit {take.returncode} 'Not recorded', "
+                f"{len(take_buzz)} buzzes; "
                 f"space freed: log opened by boxd after {opened if opened is not None else float('nan'):.1f} s (retry every 30 s), doubt over, "
                 f"the next press recorded Dose 1 ({rows} row)")
 

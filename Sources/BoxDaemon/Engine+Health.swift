@@ -1,0 +1,48 @@
+import BoxHardware
+import DoseCore
+import Foundation
+import NightLog
+
+// The devices' and the log's health as faults of the core: each change is a transition of
+// its own, run after an action's effects (never inside them).
+extension Engine {
+    /// Raises or clears every fault the hardware, the log and the clock report now, then
+    /// notices a wall-clock step.
+    func settleHealth() {
+        let audio = hardware.audio.fault
+        let buttons = hardware.buttonsHealth()
+        let wanted: [(Fault, active: Bool, detail: String?)] = [
+            (.audioUnavailable, audio != nil, audio),
+            (.gpioUnavailable, buttons != nil, buttons),
+            (.logUnwritable, log == nil || logFaultDetail != nil, logFaultDetail),
+            (.clockUnsynced, !clockSynced(), nil),
+        ]
+        for (fault, active, detail) in wanted where state.faults.contains(fault) != active {
+            if fault != .logUnwritable, fault != .clockUnsynced { // the log reports its own; the clock is not news
+                if active { logger.error("\(fault.code): \(detail ?? "")") } else { logger.notice("\(fault.code) cleared") }
+            }
+            transition(.setFault(fault, active: active), source: .system)
+        }
+        checkClock()
+    }
+
+    /// Brings the faults up to date now (status asks before it answers, and so do the sound
+    /// test and the simulated audio fault).
+    public func refreshHealth() {
+        settleHealth()
+        afterTransitions()
+    }
+
+    /// A log that could not be opened (or read) at start is tried again. Once it opens and
+    /// tonight can be read from it, a doubt that came from not reading it ends, and what is
+    /// waiting is written.
+    func reopenLog() {
+        guard let opened = try? NightLog.open(stateDirectory: stateDirectory),
+              let records = try? Daemon.tonightsRecords(opened) else { return }
+        logger.notice("night log opened")
+        log = opened
+        if unsaved.isEmpty { logFaultDetail = nil } // else the next write clears it
+        if state.doubt != nil { transition(.restoreNight(records + unsaved), source: .system) }
+        if let r = try? opened.lastRecovery(), !r.doseRecordCertain { transition(.enterDoubt(since: r.at), source: .system) }
+    }
+}
