@@ -202,20 +202,34 @@ final class Engine: Sendable {
 
     /// Writes the sound (looped for alarms) and a buffer's worth of silence, so every real
     /// frame has reached the speaker, then drops and re-prepares the stream for the next one.
+    /// The first cycle is synthesised a chunk at a time as it is written, so the stream
+    /// starts once its first buffer is synthesised, not a whole cycle (an alarm's onset);
+    /// the repeats write the cycle kept from the first pass.
     private func play(_ request: Request, on pcm: PCM) -> Outcome {
-        let samples = ToneSynth.samples(for: request.sound, volume: request.volume, sampleRate: config.sampleRate)
         let budget = request.framesLeft(at: .now, sampleRate: config.sampleRate)
+        var pieces = ToneSynth.Pieces(ToneSynth.pattern(for: request.sound), volume: request.volume,
+                                      sampleRate: config.sampleRate, maxFrames: chunkFrames)
+        var cycle: [Int16] = []
         var written = 0
         var progress = Progress()
         var outcome = Outcome.finished
-        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep.
-        repeat {
-            switch write(samples, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
+        while let piece = pieces.next() {
+            if request.loops { cycle += piece }
+            switch write(piece, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
             case .failed(let message): return .failed(message)
             }
-        } while request.loops && written < budget && !samples.isEmpty && !isInterrupted(outcome)
+            if isInterrupted(outcome) { break }
+        }
+        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep.
+        while request.loops && written < budget && !cycle.isEmpty && !isInterrupted(outcome) {
+            switch write(cycle, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
+            case .ok(let frames): written += frames
+            case .interrupted: outcome = .interrupted
+            case .failed(let message): return .failed(message)
+            }
+        }
         if !isInterrupted(outcome) {
             let tail = [Int16](repeating: 0, count: pcm.bufferFrames)
             if case .failed(let message) = write(tail, to: pcm, id: request.id, progress: &progress, sound: request.sound) {

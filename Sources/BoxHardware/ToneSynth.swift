@@ -153,21 +153,61 @@ public enum ToneSynth {
         var out: [Int16] = []
         out.reserveCapacity(segments.reduce(0) { $0 + frames(of: $1.duration, sampleRate: sampleRate) })
         for segment in segments {
-            appendSegment(segment, volume: volume, sampleRate: sampleRate, to: &out)
+            appendSegment(segment, frames: 0..<frames(of: segment.duration, sampleRate: sampleRate), volume: volume, sampleRate: sampleRate, to: &out)
         }
         return out
+    }
+
+    /// Renders segments a piece at a time, at most `maxFrames` a piece, so a player can
+    /// start on the first piece instead of waiting for a whole cycle's synthesis (an alarm's
+    /// onset). Joined, the pieces are exactly `render(segments)`.
+    public struct Pieces: IteratorProtocol {
+        let segments: [ToneSegment]
+        let volume: Double
+        let sampleRate: Int
+        let maxFrames: Int
+        var segment = 0
+        var frame = 0
+
+        public init(_ segments: [ToneSegment], volume: Double, sampleRate: Int = defaultSampleRate, maxFrames: Int) {
+            self.segments = segments
+            self.volume = volume.isFinite ? min(max(volume, 0), 1) : 0
+            self.sampleRate = sampleRate
+            self.maxFrames = max(maxFrames, 1)
+        }
+
+        public mutating func next() -> [Int16]? {
+            while segment < segments.count {
+                let count = frames(of: segments[segment].duration, sampleRate: sampleRate)
+                guard frame < count else {
+                    segment += 1
+                    frame = 0
+                    continue
+                }
+                let end = min(frame + maxFrames, count)
+                var out: [Int16] = []
+                out.reserveCapacity(end - frame)
+                appendSegment(segments[segment], frames: frame..<end, volume: volume, sampleRate: sampleRate, to: &out)
+                frame = end
+                return out
+            }
+            return nil
+        }
     }
 
     public static func frames(of duration: Duration, sampleRate: Int) -> Int {
         max(0, Int((duration.seconds * Double(sampleRate)).rounded()))
     }
 
-    private static func appendSegment(_ segment: ToneSegment, volume: Double, sampleRate: Int, to out: inout [Int16]) {
+    /// Frames `range` of the segment (0..<count is all of it): each frame depends only on
+    /// its index, so a segment rendered in pieces is the same as rendered whole.
+    private static func appendSegment(_ segment: ToneSegment, frames range: Range<Int>, volume: Double, sampleRate: Int,
+                                      to out: inout [Int16]) {
         let count = frames(of: segment.duration, sampleRate: sampleRate)
-        guard count > 0 else { return }
+        guard count > 0, !range.isEmpty else { return }
         let amplitude = min(max(segment.gain, 0), 1) * volume * Double(Int16.max)
         guard !segment.isSilence, amplitude > 0, sampleRate > 0 else {
-            out.append(contentsOf: repeatElement(0, count: count))
+            out.append(contentsOf: repeatElement(0, count: range.count))
             return
         }
         let rate = Double(sampleRate)
@@ -180,7 +220,7 @@ public enum ToneSynth {
         case .square: stride(from: 1.0, through: max(1, 0.45 * rate / segment.frequency), by: 2).map { $0 }
         }
         let omega = 2 * Double.pi * segment.frequency / rate
-        for n in 0..<count {
+        for n in range {
             var wave = 0.0
             for k in harmonics { wave += sin(k * omega * Double(n)) / k }
             let value = wave * envelope(n, count: count, attack: attackFrames, release: releaseFrames) * amplitude

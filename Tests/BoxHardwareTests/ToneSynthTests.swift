@@ -69,6 +69,20 @@ struct ToneSynthTests {
         #expect(tones(sounds[0]).allSatisfy { $0.waveform == .sine })
     }
 
+    @Test("rendered a chunk at a time (the player's first cycle), a sound is sample for sample the same", arguments: allSounds)
+    func piecesJoinToTheWholeRender(sound: Sound) {
+        let segments = ToneSynth.pattern(for: sound)
+        for size in [1, 320, 7919] {
+            var pieces = ToneSynth.Pieces(segments, volume: 0.8, maxFrames: size)
+            var joined: [Int16] = []
+            while let piece = pieces.next() {
+                #expect(piece.count <= size && !piece.isEmpty)
+                joined += piece
+            }
+            #expect(joined == ToneSynth.render(segments, volume: 0.8))
+        }
+    }
+
     @Test("no sample leaves the Int16 range or clips, whatever the volume", arguments: allSounds)
     func samplesStayInRange(sound: Sound) {
         let full = ToneSynth.samples(for: sound, volume: 1)
