@@ -145,7 +145,7 @@ extension Command {
         let container: KeyedDecodingContainer<Key>
 
         /// The field's name on the wire.
-        static func wire(_ key: Key) -> String { key == .holdMs ? "hold_ms" : key.rawValue }
+        static func wire(_ key: Key) -> String { ControlProtocol.snakeCase(key.rawValue) }
 
         func value<T: Decodable>(_ key: Key, _ type: T.Type, _ what: String) throws -> T? {
             do { return try container.decodeIfPresent(T.self, forKey: key) } catch {

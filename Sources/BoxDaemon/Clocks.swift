@@ -58,7 +58,7 @@ public final class FastClock: BoxClock {
     private let anchor: Mutex<Anchor>
 
     public convenience init(speed: Double, startWall: Date = Date()) {
-        self.init(speed: speed, startWall: startWall, realNanos: { KernelClock.read(CLOCK_BOOTTIME) })
+        self.init(speed: speed, startWall: startWall, realNanos: { KernelClock.bootTime() })
     }
 
     public init(speed: Double, startWall: Date, realNanos: @escaping @Sendable () -> Int64) {

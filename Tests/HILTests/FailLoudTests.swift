@@ -237,7 +237,7 @@ import Glibc
         let rig = try BoxRig()
         defer { rig.cleanup() }
         try rig.launch()
-        let settings = rig.dir.appendingPathComponent("settings.json")
+        let settings = SettingsStore(directory: rig.dir).url
         try? FileManager.default.removeItem(at: settings)
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true) // cannot be replaced by a file
         let r = try rig.boxctl(["target", "225", "--confirm"])
