@@ -58,7 +58,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "boxd", dependencies: [
-            "BoxDaemon",
+            "BoxDaemon", "BoxControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "boxctl", dependencies: [

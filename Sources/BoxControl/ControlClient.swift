@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Sends one request to boxd's control socket and reads the reply.
+/// Sends one command to boxd's control socket and reads the reply.
 public struct ControlClient: Sendable {
     public enum Failure: Error, CustomStringConvertible {
         /// boxd is not there (no socket, nobody listening, no permission).
@@ -27,7 +27,7 @@ public struct ControlClient: Sendable {
         self.timeout = timeout
     }
 
-    public func send(_ request: ControlRequest) throws(Failure) -> ControlResponse {
+    public func send(_ command: Command) throws(Failure) -> Reply {
         guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
         guard let fd = UnixSocket.connectStream(path) else {
             throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
@@ -36,8 +36,7 @@ public struct ControlClient: Sendable {
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        guard var frame = try? ControlProtocol.encoder().encode(request) else { throw .badReply("cannot encode the request") }
-        frame.append(UInt8(ascii: "\n"))
+        guard let frame = try? ControlProtocol.line(command) else { throw .badReply("cannot encode the command") }
         guard UnixSocket.writeAll(fd, frame) else { throw .unreachable("boxd closed the connection") }
 
         var reply: [UInt8] = []
@@ -50,7 +49,7 @@ public struct ControlClient: Sendable {
         }
         let line = reply.prefix { $0 != UInt8(ascii: "\n") }
         do {
-            return try ControlProtocol.decoder().decode(ControlResponse.self, from: Data(line))
+            return try ControlProtocol.decoder().decode(Reply.self, from: Data(line))
         } catch {
             throw .badReply("boxd's reply could not be read: \(error)")
         }

@@ -15,7 +15,46 @@ public enum ControlProtocol {
         guard let note, note.utf8.count > maxNoteBytes else { return nil }
         return "\(option) is \(note.utf8.count) bytes; a note may have at most \(maxNoteBytes) bytes"
     }
-    public static let defaultSocketPath = "/run/boxd/control.sock"
+
+    /// The one decoder of command frames (the server's, and the fuzzer's): a command, or
+    /// why not, naming the field.
+    public static func decodeCommand(_ frame: [UInt8]) -> Result<Command, ProtocolError> {
+        if frame.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { return .failure(ProtocolError("empty frame")) }
+        do {
+            return .success(try decoder().decode(Command.self, from: Data(frame)))
+        } catch let error as ProtocolError {
+            return .failure(error)
+        } catch {
+            // Not JSON, or not an object: the fields were never reached.
+            return .failure(ProtocolError("malformed request: expected one JSON object with v and cmd per line"))
+        }
+    }
+
+    /// One line of the wire: the JSON and its newline.
+    public static func line(_ value: some Encodable) throws -> Data {
+        var data = try encoder().encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// A decoding error in words, with its path as the wire spells it ("checkin.mood: ...").
+    public static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map(String.init) ?? snakeCase($0.stringValue) }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let c): return "\(path(c.codingPath + [key])) is missing"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "\(path(c.codingPath)) has the wrong type"
+        case .dataCorrupted(let c): return "\(path(c.codingPath)): \(c.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    static func snakeCase(_ key: String) -> String {
+        key.reduce(into: "") { out, ch in
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+    }
 
     public static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
@@ -51,70 +90,6 @@ public enum ExitCode: Int32, Sendable, Codable {
     case logUnreadable = 5
     /// The box failed to do it (for example the log could not be written): nothing was recorded.
     case failed = 6
-}
-
-/// One request. Flat optional fields keep the wire format plain: `{"v":1,"cmd":"take","confirm":true}`.
-public struct ControlRequest: Codable, Sendable, Hashable {
-    public var v: Int
-    public var cmd: String
-    public var confirm: Bool?
-    public var reason: String?
-    public var event: String?
-    public var note: String?
-    public var minutes: Int?
-    public var button: String?
-    public var holdMs: Int?
-    public var edges: String?
-    public var ms: Int64?
-    public var clear: Bool?
-    public var checkin: CheckInAnswers?
-    public var name: String?
-
-    public init(_ cmd: String, confirm: Bool? = nil, reason: String? = nil, event: String? = nil, note: String? = nil,
-                minutes: Int? = nil, button: String? = nil, holdMs: Int? = nil, edges: String? = nil, ms: Int64? = nil,
-                clear: Bool? = nil, checkin: CheckInAnswers? = nil, name: String? = nil) {
-        v = ControlProtocol.version
-        self.cmd = cmd
-        self.confirm = confirm
-        self.reason = reason
-        self.event = event
-        self.note = note
-        self.minutes = minutes
-        self.button = button
-        self.holdMs = holdMs
-        self.edges = edges
-        self.ms = ms
-        self.clear = clear
-        self.checkin = checkin
-        self.name = name
-    }
-}
-
-/// One reply. `code` is the refusal's code (the seeds' where they have one).
-public struct ControlResponse: Codable, Sendable {
-    public var v: Int = ControlProtocol.version
-    public var ok: Bool
-    public var exit: ExitCode
-    public var message: String
-    public var code: String?
-    public var status: StatusReport?
-    public var led: LEDReport?
-    public var sounds: [SoundReport]?
-    public var config: [ConfigEntry]?
-    /// Measurements kept by boxd for the benchmark, in milliseconds, by name.
-    public var metrics: [String: [Double]]?
-
-    public init(ok: Bool, exit: ExitCode, message: String, code: String? = nil) {
-        self.ok = ok
-        self.exit = exit
-        self.message = message
-        self.code = code
-    }
-
-    public static func success(_ message: String) -> ControlResponse { ControlResponse(ok: true, exit: .ok, message: message) }
-    public static func usage(_ message: String) -> ControlResponse {
-        ControlResponse(ok: false, exit: .usage, message: message, code: "400_BAD_REQUEST")
-    }
 }
 
 public struct LEDReport: Codable, Sendable, Hashable {

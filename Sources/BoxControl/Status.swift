@@ -14,12 +14,13 @@ public struct StatusReport: Codable, Sendable, Hashable {
         public var code: String
         public var advice: String
     }
+    /// One part per device; see `DeviceHealth` for the JSON.
     public struct Health: Codable, Sendable, Hashable {
-        public var buttons: String
-        public var audio: String
-        public var log: String
-        public var clock: String
-        public init(buttons: String, audio: String, log: String, clock: String) {
+        public var buttons: DeviceHealth
+        public var audio: DeviceHealth
+        public var log: LogHealth
+        public var clock: ClockHealth
+        public init(buttons: DeviceHealth, audio: DeviceHealth, log: LogHealth, clock: ClockHealth) {
             self.buttons = buttons
             self.audio = audio
             self.log = log
@@ -136,13 +137,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
     /// The plain-words rendering for `boxctl status`, in local time.
     public func text() -> String {
         let tz = TimeZone(identifier: timeZone) ?? .current
-        func clock(_ d: Date?) -> String {
-            guard let d else { return "—" }
-            var cal = Calendar(identifier: .gregorian)
-            cal.timeZone = tz
-            let c = cal.dateComponents([.hour, .minute], from: d)
-            return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
-        }
+        func clock(_ d: Date?) -> String { d.map { LocalTime.hhmm($0, in: tz) } ?? "—" }
         func span(_ seconds: Double) -> String {
             let m = Int((abs(seconds) / 60).rounded(.down))
             return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
@@ -178,7 +173,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         lines.append(led.color == "off" ? "LED: off" : "LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")
         if let last = lastNight { lines.append("Last night: \(last)") }
         if let h = health {
-            lines.append("Health: buttons \(h.buttons), audio \(h.audio), log \(h.log), clock \(h.clock)")
+            lines.append("Health: buttons \(h.buttons.text), audio \(h.audio.text), log \(h.log.text), clock \(h.clock.text)")
         }
         if faults.isEmpty {
             lines.append("Faults: none")

@@ -1,3 +1,4 @@
+import BoxControl
 import DoseCore
 import Foundation
 import Synchronization
@@ -20,30 +21,12 @@ public protocol BoxClock: Sendable {
     var description: String { get }
 }
 
-enum KernelClock {
-    static func read(_ id: clockid_t) -> Int64 {
-        var ts = timespec()
-        clock_gettime(id, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
-    /// The kernel's boot id: monotonic readings compare only within one boot.
-    static let bootID: String = {
-        if let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) {
-            let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !id.isEmpty { return id }
-        }
-        // Unknown boot: a fresh id means elapsed time across restarts falls back to the wall clock.
-        return "unknown-\(UUID().uuidString.lowercased())"
-    }()
-}
-
 /// The real clocks: wall, CLOCK_BOOTTIME (ContinuousClock on Linux) and CLOCK_MONOTONIC
 /// (SuspendingClock on Linux, the clock of libgpiod's edge timestamps).
 public struct RealClock: BoxClock {
     public init() {}
     public func now() -> Moment {
-        Moment(wall: Date(), boot: KernelClock.bootID, monoNanos: KernelClock.read(CLOCK_BOOTTIME))
+        KernelClock.now()
     }
     public func edgeNow() -> Duration { .nanoseconds(KernelClock.read(CLOCK_MONOTONIC)) }
     public func sleep(for d: Duration) async throws {
@@ -75,7 +58,7 @@ public final class FastClock: BoxClock {
     private let anchor: Mutex<Anchor>
 
     public convenience init(speed: Double, startWall: Date = Date()) {
-        self.init(speed: speed, startWall: startWall, realNanos: { KernelClock.read(CLOCK_BOOTTIME) })
+        self.init(speed: speed, startWall: startWall, realNanos: { KernelClock.bootTime() })
     }
 
     public init(speed: Double, startWall: Date, realNanos: @escaping @Sendable () -> Int64) {
@@ -123,23 +106,15 @@ public final class FastClock: BoxClock {
 /// only the wall clock, as NTP does. Its reading is saved in the state directory, so a
 /// restarted daemon (same simulated boot) continues where the last one stopped.
 public final class SimClock: BoxClock {
-    struct Reading: Codable {
-        var wall: Date
-        var mono: Int64
-        var boot: String
-        var startWall: Date
-    }
-
-    private let reading: Mutex<Reading>
+    private let reading: Mutex<SimClockFile.Reading>
     let stateFile: URL?
 
     public init(start: Date, stateFile: URL?) {
         self.stateFile = stateFile
-        if let url = stateFile, let data = try? Data(contentsOf: url),
-           let saved = try? JSONDecoder().decode(Reading.self, from: data) {
+        if let url = stateFile, let saved = SimClockFile(url: url).load() {
             reading = Mutex(saved)
         } else {
-            reading = Mutex(Reading(wall: start, mono: 1_000_000_000, boot: "sim-\(UUID().uuidString.lowercased())", startWall: start))
+            reading = Mutex(.init(wall: start, mono: 1_000_000_000, boot: "sim-\(UUID().uuidString.lowercased())", startWall: start))
         }
     }
 
@@ -181,8 +156,8 @@ public final class SimClock: BoxClock {
     }
 
     func save() {
-        guard let url = stateFile, let data = try? JSONEncoder().encode(reading.withLock { $0 }) else { return }
-        try? data.write(to: url, options: .atomic)
+        guard let url = stateFile else { return }
+        try? SimClockFile(url: url).save(reading.withLock { $0 })
     }
 
     public func sleep(for d: Duration) async throws {

@@ -8,16 +8,16 @@ import Glibc
 #endif
 
 /// The control socket: a Unix stream socket (no TCP listener), mode 0660 with group
-/// `boxd`, newline-delimited JSON. Each connection is served on its own thread with
-/// blocking reads; frames are size-capped, and a bad frame gets an error reply, never a
-/// crash.
+/// `boxd`, newline-delimited JSON (`Command` in, `Reply` out). Each connection is served on
+/// its own thread with blocking reads; frames are size-capped, and a bad frame gets a usage
+/// reply naming the problem, never a crash.
 ///
 /// Bounded: at most `maxClients` connections are served at once, each closed after
 /// `idleTimeout` without a complete frame. Past the cap a connection waits in a short queue
 /// for one overflow thread, which answers `status` (cheap, read-only: status always answers)
 /// and refuses everything else with `503_BUSY`; past the queue it is refused at once.
 public final class ControlServer: Sendable {
-    public typealias Handler = @Sendable (ControlRequest, _ peerUID: UInt32) async -> ControlResponse
+    public typealias Handler = @Sendable (Command, _ peerUID: UInt32) async -> Reply
 
     let path: String
     let handler: Handler
@@ -128,9 +128,8 @@ public final class ControlServer: Sendable {
         }
     }
 
-    static var busy: ControlResponse {
-        ControlResponse(ok: false, exit: .unreachable,
-                        message: "boxd is busy: \(maxClients) connections are open; try again in a few seconds", code: "503_BUSY")
+    static var busy: Reply {
+        .busy("boxd is busy: \(maxClients) connections are open; try again in a few seconds")
     }
 
     /// Serves connections past the cap with poll(2), all at once: a complete `status` frame
@@ -175,9 +174,12 @@ public final class ControlServer: Sendable {
                 }
                 if let nl = w.buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let frame = Array(w.buffer[..<nl])
-                    let isStatus = (try? ControlProtocol.decoder().decode(ControlRequest.self, from: Data(frame)))?.cmd == "status"
                     _ = fcntl(w.fd, F_SETFL, fcntl(w.fd, F_GETFL) & ~O_NONBLOCK)
-                    _ = send(isStatus ? respond(to: frame, uid: Self.peerUID(w.fd) ?? UInt32.max) : Self.busy, to: w.fd)
+                    if case .success(.status) = ControlProtocol.decodeCommand(frame) {
+                        _ = send(respond(to: .status, uid: Self.peerUID(w.fd) ?? UInt32.max), to: w.fd)
+                    } else {
+                        _ = send(Self.busy, to: w.fd)
+                    }
                     done = true
                 } else if done || w.buffer.count > ControlProtocol.maxFrameBytes || ContinuousClock.now >= w.deadline {
                     _ = send(Self.busy, to: w.fd)
@@ -221,25 +223,20 @@ public final class ControlServer: Sendable {
         }
     }
 
-    func respond(to frame: [UInt8], uid: UInt32) -> ControlResponse {
-        if frame.isEmpty || frame.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) {
-            return .usage("empty frame")
+    /// A frame's reply: the handler's, or a usage reply saying what is wrong with the frame.
+    func respond(to frame: [UInt8], uid: UInt32) -> Reply {
+        switch ControlProtocol.decodeCommand(frame) {
+        case .success(let command): respond(to: command, uid: uid)
+        case .failure(let problem): .usage(problem.message)
         }
-        let request: ControlRequest
-        do {
-            request = try ControlProtocol.decoder().decode(ControlRequest.self, from: Data(frame))
-        } catch {
-            return .usage("malformed request: expected one JSON object with v and cmd per line")
-        }
-        guard request.v == ControlProtocol.version else {
-            return .usage("unsupported protocol version \(request.v) (this boxd speaks \(ControlProtocol.version))")
-        }
-        return blockingAwait { [handler] in await handler(request, uid) }
     }
 
-    func send(_ response: ControlResponse, to fd: Int32) -> Bool {
-        guard var data = try? ControlProtocol.encoder().encode(response) else { return false }
-        data.append(UInt8(ascii: "\n"))
+    func respond(to command: Command, uid: UInt32) -> Reply {
+        blockingAwait { [handler] in await handler(command, uid) }
+    }
+
+    func send(_ reply: Reply, to fd: Int32) -> Bool {
+        guard let data = try? ControlProtocol.line(reply) else { return false }
         return UnixSocket.writeAll(fd, data)
     }
 }

@@ -65,7 +65,7 @@ public final class Daemon: Sendable {
         lock = try StateDirectoryLock.acquire(options.stateDirectory)
         let clock: any BoxClock = switch options.clock {
         case .real: RealClock()
-        case .sim(let start, _): SimClock(start: start, stateFile: options.stateDirectory.appendingPathComponent("sim-clock.json"))
+        case .sim(let start, _): SimClock(start: start, stateFile: SimClockFile(directory: options.stateDirectory).url)
         case .fast(let speed): FastClock(speed: speed, startWall: Self.demoEvening(config.timeZone))
         }
 

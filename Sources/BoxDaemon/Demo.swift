@@ -1,4 +1,5 @@
 import BoxALSA
+import BoxControl
 import BoxHardware
 import DoseCore
 import Foundation
@@ -18,10 +19,10 @@ public enum Demo {
         var options = base
         let interactive = isatty(0) == 1
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("boxd-demo-\(getpid())")
-        let ownDirectory = base.stateDirectory.path == "/var/lib/boxd"
+        let ownDirectory = base.stateDirectory.path == BoxPaths.defaultStateDirectory
         if ownDirectory { options.stateDirectory = dir }
         defer { if ownDirectory { try? FileManager.default.removeItem(at: dir) } }
-        if base.socketPath == "/run/boxd/control.sock" { options.socketPath = options.stateDirectory.appendingPathComponent("control.sock").path }
+        if base.socketPath == BoxPaths.defaultSocket { options.socketPath = options.stateDirectory.appendingPathComponent(BoxPaths.socketName).path }
         options.hardware = .sim
         options.clock = .fast(speed: speed)
         if options.audio == .config {

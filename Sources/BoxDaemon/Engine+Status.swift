@@ -24,13 +24,13 @@ extension Engine {
     public func health() -> StatusReport.Health {
         let f = state.faults
         let stuck = f.contains { if case .buttonStuck = $0 { true } else { false } }
-        let buttons = f.contains(.gpioUnavailable) ? "FAULT (\(hardware.buttonsHealth() ?? "unavailable"))"
-            : f.contains(.buttonsSimulated) ? "SIMULATED" : stuck ? "stuck" : "ok"
+        let buttons: DeviceHealth = f.contains(.gpioUnavailable) ? .fault(hardware.buttonsHealth() ?? "unavailable")
+            : f.contains(.buttonsSimulated) ? .simulated : stuck ? .stuck : .ok
         return StatusReport.Health(
             buttons: buttons,
-            audio: f.contains(.audioUnavailable) ? "FAULT (\(hardware.audio.fault ?? "unavailable"))" : "ok",
-            log: f.contains(.logUnwritable) ? "FAULT (\(logFaultDetail ?? "not writable"))" : f.contains(.logRecovered) ? "recovered" : "ok",
-            clock: f.contains(.clockUnsynced) ? "not synced" : "synced")
+            audio: f.contains(.audioUnavailable) ? .fault(hardware.audio.fault ?? "unavailable") : .ok,
+            log: f.contains(.logUnwritable) ? .fault(logFaultDetail ?? "not writable") : f.contains(.logRecovered) ? .recovered : .ok,
+            clock: f.contains(.clockUnsynced) ? .notSynced : .synced)
     }
 
     public func status() -> StatusReport {
@@ -47,36 +47,5 @@ extension Engine {
         hardware.audio.stop()
         hardware.led.stop()
         log?.close()
-    }
-}
-
-/// Settings changed at run time (boxctl target), kept in the state directory so they
-/// survive restarts. They override the config file.
-struct SettingsStore {
-    let directory: URL
-    var url: URL { directory.appendingPathComponent("settings.json") }
-
-    /// `timeZone` is written at start so boxctl can show local times while boxd is down.
-    struct Saved: Codable {
-        var targetMinutes: Int?
-        var timeZone: String?
-    }
-
-    func load() -> Saved? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        return try? JSONDecoder().decode(Saved.self, from: data)
-    }
-
-    func save(targetMinutes: Int) throws {
-        var s = load() ?? Saved()
-        s.targetMinutes = targetMinutes
-        try JSONEncoder().encode(s).write(to: url, options: .atomic)
-    }
-
-    func save(timeZone: TimeZone) throws {
-        var s = load() ?? Saved()
-        guard s.timeZone != timeZone.identifier else { return }
-        s.timeZone = timeZone.identifier
-        try JSONEncoder().encode(s).write(to: url, options: .atomic)
     }
 }

@@ -237,8 +237,14 @@ public enum Refusal: Sendable, Hashable {
     /// The one line that explains the doubt state, in status and in refusals.
     public static let doubtText = "I could not read tonight's record. If you took Dose 1 or Dose 2 tonight, do not take more."
 
-    static func clock(_ date: Date, _ tz: TimeZone) -> String {
-        let c = SessionRules.calendar(tz).dateComponents([.hour, .minute], from: date)
+    static func clock(_ date: Date, _ tz: TimeZone) -> String { LocalTime.hhmm(date, in: tz) }
+}
+
+/// "22:05": a wall time as the patient reads it. The one HH:MM formatter (refusals,
+/// status, history).
+public enum LocalTime {
+    public static func hhmm(_ date: Date, in zone: TimeZone) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: date)
         return SessionRules.pad(c.hour ?? 0, 2) + ":" + SessionRules.pad(c.minute ?? 0, 2)
     }
 }

@@ -12,7 +12,7 @@ struct Take: ParsableCommand {
         commandName: "take", abstract: "Take the next dose (Dose 1, or Dose 2 in the window). Early or late needs --confirm.")
     @Flag(help: "Confirm an early (before \(DoseConstants.number(DoseConstants.box.window.openMin)) min) or late (after \(DoseConstants.number(DoseConstants.box.window.closeMin)) min) Dose 2.") var confirm = false
     @OptionGroup var connection: Connection
-    func run() throws { try connection.run(ControlRequest("take", confirm: confirm)) }
+    func run() throws { try connection.run(.take(confirm: confirm)) }
 }
 
 struct Skip: ParsableCommand {
@@ -20,7 +20,7 @@ struct Skip: ParsableCommand {
         commandName: "skip", abstract: "Skip Dose 2 tonight (possible once the window is open).")
     @Option(help: "drowsy, side_effects or other.") var reason: SkipReason?
     @OptionGroup var connection: Connection
-    func run() throws { try connection.run(ControlRequest("skip", reason: reason?.rawValue)) }
+    func run() throws { try connection.run(.skip(reason: reason)) }
 }
 
 extension SkipReason: ExpressibleByArgument {}
@@ -29,14 +29,14 @@ struct Snooze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze", abstract: "Snooze the wake alarm by 10 minutes (at most 3 a night).")
     @OptionGroup var connection: Connection
-    func run() throws { try connection.run(ControlRequest("snooze")) }
+    func run() throws { try connection.run(.snooze) }
 }
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo the last dose action within the undo window.")
     @OptionGroup var connection: Connection
-    func run() throws { try connection.run(ControlRequest("undo")) }
+    func run() throws { try connection.run(.undo) }
 }
 
 struct Dose: ParsableCommand {
@@ -49,7 +49,7 @@ struct Dose: ParsableCommand {
         @Flag(help: "Confirm that an extra dose was really taken.") var confirm = false
         @OptionGroup var connection: Connection
         // The box's reply says why (STOP after Dose 2, "take Dose 1 first" before it).
-        func run() throws { try connection.run(ControlRequest("extra", confirm: confirm)) }
+        func run() throws { try connection.run(.extra(confirm: confirm)) }
     }
 }
 
@@ -63,7 +63,7 @@ struct Log: ParsableCommand {
     func validate() throws {
         if let problem = ControlProtocol.noteProblem(note, option: "--note") { throw ValidationError(problem) }
     }
-    func run() throws { try connection.run(ControlRequest("log", confirm: confirm, event: event.rawValue, note: note)) }
+    func run() throws { try connection.run(.log(event, note: note, confirm: confirm)) }
 }
 
 extension SleepEventType: ExpressibleByArgument {}
@@ -90,6 +90,6 @@ struct CheckIn: ParsableCommand {
 
     func run() throws {
         let answers = CheckInAnswers(sleepQuality: quality, feelRested: rested, grogginess: grogginess, mentalClarity: clarity, mood: mood, notes: notes)
-        try connection.run(ControlRequest("checkin", confirm: confirm, checkin: answers))
+        try connection.run(.checkin(answers, confirm: confirm))
     }
 }

@@ -52,10 +52,10 @@ func globalOptionsLast(_ args: [String]) -> [String] {
 
 struct Connection: ParsableArguments {
     @Option(help: "boxd's control socket.")
-    var socket: String = ProcessInfo.processInfo.environment["BOXCTL_SOCKET"] ?? ControlProtocol.defaultSocketPath
+    var socket: String = ProcessInfo.processInfo.environment["BOXCTL_SOCKET"] ?? BoxPaths.defaultSocket
 
     @Option(name: .customLong("state-dir"),
-            help: "boxd's state directory, read directly (history, export, status while boxd is down). Default: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.")
+            help: "boxd's state directory, read directly (history, export, status while boxd is down). Default: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else \(BoxPaths.defaultStateDirectory).")
     var stateDirOption: String?
 
     /// Where the night log is: --state-dir (or $BOXCTL_STATE_DIR) when given; else the state
@@ -63,16 +63,16 @@ struct Connection: ParsableArguments {
     /// boxd's log; else the default.
     var stateDir: String {
         if let given = stateDirOption ?? ProcessInfo.processInfo.environment["BOXCTL_STATE_DIR"] { return given }
-        let reply = try? ControlClient(path: socket, timeout: .seconds(2)).send(ControlRequest("status"))
-        return reply?.status?.stateDir ?? "/var/lib/boxd"
+        let reply = try? ControlClient(path: socket, timeout: .seconds(2)).send(.status)
+        return reply?.status?.stateDir ?? BoxPaths.defaultStateDirectory
     }
 
     @Flag(help: "Print boxd's reply as JSON.")
     var json = false
 
-    /// Sends a request; prints the reply; exits with the reply's code.
-    func run(_ request: ControlRequest, print render: ((ControlResponse) -> String)? = nil) throws {
-        let reply = try send(request)
+    /// Sends a command; prints the reply; exits with the reply's code.
+    func run(_ command: Command, print render: ((Reply) -> String)? = nil) throws {
+        let reply = try send(command)
         if json {
             let data = (try? ControlProtocol.encoder().encode(reply)) ?? Data()
             print(String(decoding: data, as: UTF8.self))
@@ -84,9 +84,9 @@ struct Connection: ParsableArguments {
         if reply.exit != .ok { throw ExitCode(reply.exit.rawValue) }
     }
 
-    func send(_ request: ControlRequest) throws -> ControlResponse {
+    func send(_ command: Command) throws -> Reply {
         do {
-            return try ControlClient(path: socket).send(request)
+            return try ControlClient(path: socket).send(command)
         } catch {
             FileHandle.standardError.write(Data("\(error)\nIs boxd running? (systemctl status boxd)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
@@ -94,12 +94,11 @@ struct Connection: ParsableArguments {
     }
 
     /// What boxd left in settings.json: its time zone and any boxctl target.
-    func savedSettings() -> [String: Any] {
-        (try? Data(contentsOf: URL(fileURLWithPath: stateDir).appendingPathComponent("settings.json")))
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+    func savedSettings() -> SettingsStore.Saved {
+        SettingsStore(directory: URL(fileURLWithPath: stateDir)).load() ?? .init()
     }
 
-    var savedTimeZone: TimeZone? { (savedSettings()["timeZone"] as? String).flatMap(TimeZone.init(identifier:)) }
+    var savedTimeZone: TimeZone? { savedSettings().timeZone.flatMap(TimeZone.init(identifier:)) }
 
     func openLog() throws -> NightLog {
         do {
@@ -121,7 +120,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            let reply = try ControlClient(path: connection.socket).send(ControlRequest("status"))
+            let reply = try ControlClient(path: connection.socket).send(.status)
             guard let s = reply.status else { throw ControlClient.Failure.unreachable("boxd answered without a status: \(reply.message)") }
             report = s
         } catch {
@@ -158,32 +157,14 @@ struct Status: ParsableCommand {
         }
         let saved = connection.savedSettings()
         var settings = BoxSettings(timeZone: connection.savedTimeZone ?? .current)
-        if let t = saved["targetMinutes"] as? Int, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
+        if let t = saved.targetMinutes, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
         let state = BoxState.rebuilt(settings: settings, records: records)
-        return StatusReport(state: state, now: simulatedNow() ?? Moment(wall: Date(), boot: Self.bootID(), monoNanos: Self.bootTime()),
+        return StatusReport(state: state, now: simulatedNow() ?? KernelClock.now(),
                             source: "log", health: nil, stateDir: log.fileURL.deletingLastPathComponent().path)
     }
 
     /// A box that ran on the simulated clock left its reading in the state directory; its night is judged on that clock.
     func simulatedNow() -> Moment? {
-        struct Reading: Decodable {
-            var wall: Date
-            var mono: Int64
-            var boot: String
-        }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: connection.stateDir).appendingPathComponent("sim-clock.json")),
-              let r = try? JSONDecoder().decode(Reading.self, from: data) else { return nil }
-        return Moment(wall: r.wall, boot: r.boot, monoNanos: r.mono)
-    }
-
-    static func bootID() -> String {
-        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
-    }
-
-    static func bootTime() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        SimClockFile(directory: URL(fileURLWithPath: connection.stateDir)).load()?.moment
     }
 }

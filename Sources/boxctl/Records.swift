@@ -32,7 +32,7 @@ struct History: ParsableCommand {
             return
         }
         // Local times in the box's time zone when boxd can say which; else this machine's.
-        let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(ControlRequest("status")))?
+        let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(.status))?
             .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? connection.savedTimeZone ?? .current
         if nights.isEmpty {
             print("No nights recorded yet.")
@@ -47,11 +47,7 @@ struct History: ParsableCommand {
         }
     }
 
-    func clock(_ d: Date?, _ zone: TimeZone) -> String {
-        guard let d else { return "  —  " }
-        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: d)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
-    }
+    func clock(_ d: Date?, _ zone: TimeZone) -> String { d.map { LocalTime.hhmm($0, in: zone) } ?? "  —  " }
 }
 
 /// Exit code 7: the export's output cannot be written (not in BoxControl's ExitCode, which

@@ -15,7 +15,7 @@ struct Config: ParsableCommand {
             commandName: "show", abstract: "Every value and where it came from.")
         @OptionGroup var connection: Connection
         func run() throws {
-            try connection.run(ControlRequest("config")) { reply in
+            try connection.run(.config) { reply in
                 (reply.config ?? []).map { "\($0.key) = \($0.value)    (\($0.source))" }.joined(separator: "\n")
             }
         }
@@ -40,7 +40,7 @@ struct Target: ParsableCommand {
         if !confirm {
             print("Safety rule: Dose 2 must be taken \(DoseConstants.box.windowText) minutes after Dose 1. The target (\(minutes) min) only moves the wake alarm.")
         }
-        try connection.run(ControlRequest("target", confirm: confirm, minutes: minutes))
+        try connection.run(.target(minutes: minutes, confirm: confirm))
     }
 }
 
@@ -72,11 +72,11 @@ struct Doctor: ParsableCommand {
         } else {
             line(false, "socket", "\(connection.socket) missing: is boxd running?")
         }
-        let reply = try? ControlClient(path: connection.socket).send(ControlRequest("doctor"))
+        let reply = try? ControlClient(path: connection.socket).send(.doctor)
         if let h = reply?.status?.health {
-            line(h.buttons == "ok", "buttons", h.buttons)
-            line(h.audio == "ok", "audio", h.audio)
-            line(h.log == "ok", "night log (boxd)", h.log)
+            line(h.buttons == .ok, "buttons", h.buttons.text)
+            line(h.audio == .ok, "audio", h.audio.text)
+            line(h.log == .ok, "night log (boxd)", h.log.text)
         } else {
             line(false, "boxd", "not reachable; buttons and audio not checked")
         }
@@ -89,7 +89,7 @@ struct Doctor: ParsableCommand {
         line(box_clock_synchronized() == 1, "time sync", box_clock_synchronized() == 1 ? "synchronised"
              : "not synchronised (NTP): times shown may be off, and after a reboot the dose window is measured on this clock")
         if play {
-            let r = try? ControlClient(path: connection.socket).send(ControlRequest("test-sound", name: "status"))
+            let r = try? ControlClient(path: connection.socket).send(.testSound(name: "status", inMs: nil))
             line(r?.ok == true, "test tone", r?.message ?? "boxd not reachable")
         }
         if connection.json {
@@ -118,6 +118,7 @@ struct TestHardware: ParsableCommand {
         if let delay { guard what == "sound", DurationText.parseMilliseconds(delay).map({ $0 > 0 }) == true else { throw ValidationError("--in takes a delay such as 2s, for sounds") } }
     }
     func run() throws {
-        try connection.run(ControlRequest(what == "led" ? "test-led" : "test-sound", ms: delay.flatMap(DurationText.parseMilliseconds), name: name))
+        let inMs = delay.flatMap(DurationText.parseMilliseconds).map { Int(clamping: $0) }
+        try connection.run(what == "led" ? .testLED(name: name) : .testSound(name: name, inMs: inMs))
     }
 }

@@ -29,7 +29,7 @@ struct Sim: ParsableCommand {
         }
         func run() throws {
             let button = try positionals(words, ["button"], required: 0).first ?? "dose"
-            try connection.run(ControlRequest("sim-press", button: button, holdMs: holdMs))
+            try connection.run(.sim(.press(button: button, holdMs: holdMs)))
         }
     }
 
@@ -43,7 +43,7 @@ struct Sim: ParsableCommand {
         func validate() throws { _ = try positionals(words, ["button"], required: 0) }
         func run() throws {
             let button = try positionals(words, ["button"], required: 0).first ?? "dose"
-            try connection.run(ControlRequest("sim-double", button: button))
+            try connection.run(.sim(.double(button: button)))
         }
     }
 
@@ -54,10 +54,12 @@ struct Sim: ParsableCommand {
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The button's config name, then the edges.", valueName: "button edges"))
         var words: [String] = []
         @OptionGroup var connection: Connection
-        func validate() throws { _ = try positionals(words, ["button", "edges"], required: 2) }
-        func run() throws {
+        func validate() throws { _ = try edges() }
+        func run() throws { try connection.run(.sim(try edges())) }
+        func edges() throws -> SimCommand {
             let p = try positionals(words, ["button", "edges"], required: 2)
-            try connection.run(ControlRequest("sim-edges", button: p[0], edges: p[1]))
+            guard let edges = SimEdge.parse(p[1]) else { throw ValidationError(SimEdge.expected) }
+            return .edges(button: p[0], edges)
         }
     }
 
@@ -73,7 +75,7 @@ struct Sim: ParsableCommand {
             guard ms >= 0 else { throw ValidationError("the sim clock only moves forward: \(words[0]) is negative (use clock-step to step the wall clock back)") }
         }
         func run() throws {
-            try connection.run(ControlRequest("sim-advance", ms: try durationMilliseconds(words, what: "duration", example: "150m, 30s or 1h5m")))
+            try connection.run(.sim(.advance(ms: try durationMilliseconds(words, what: "duration", example: "150m, 30s or 1h5m"))))
         }
     }
 
@@ -86,7 +88,7 @@ struct Sim: ParsableCommand {
         @OptionGroup var connection: Connection
         func validate() throws { _ = try durationMilliseconds(words, what: "step", example: "-1h or +1d") }
         func run() throws {
-            try connection.run(ControlRequest("sim-clock-step", ms: try durationMilliseconds(words, what: "step", example: "-1h or +1d")))
+            try connection.run(.sim(.clockStep(ms: try durationMilliseconds(words, what: "step", example: "-1h or +1d"))))
         }
     }
 
@@ -97,7 +99,7 @@ struct Sim: ParsableCommand {
         @Argument(parsing: .allUnrecognized, help: .hidden) var leftover: [String] = []
         func validate() throws { try refuseLeftover(leftover) }
         func run() throws {
-            try connection.run(ControlRequest("sim-led")) { r in
+            try connection.run(.sim(.led)) { r in
                 guard let led = r.led else { return "?" }
                 return "\(led.color) \(led.pattern)" + (led.flash.map { " (flash \($0))" } ?? "")
             }
@@ -112,7 +114,7 @@ struct Sim: ParsableCommand {
         @Argument(parsing: .allUnrecognized, help: .hidden) var leftover: [String] = []
         func validate() throws { try refuseLeftover(leftover) }
         func run() throws {
-            try connection.run(ControlRequest("sim-sounds", clear: clear)) { r in
+            try connection.run(.sim(.sounds(clear: clear))) { r in
                 (r.sounds ?? []).map { s in
                     let t = s.offsetMs / 1000
                     return String(format: "%02d:%02d:%02d.%03d  ", t / 3600, t / 60 % 60, t % 60, s.offsetMs % 1000) + s.name + (s.level.map { " \($0)" } ?? "")
@@ -129,8 +131,15 @@ struct Sim: ParsableCommand {
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("log-readonly, audio-fail or audio-ok.", valueName: "name"))
         var words: [String] = []
         @OptionGroup var connection: Connection
-        func validate() throws { _ = try positionals(words, ["name"], required: 1) }
-        func run() throws { try connection.run(ControlRequest("sim-fault", name: try positionals(words, ["name"], required: 1)[0])) }
+        func validate() throws { _ = try fault() }
+        func run() throws { try connection.run(.sim(.fault(try fault()))) }
+        func fault() throws -> SimFault {
+            let name = try positionals(words, ["name"], required: 1)[0]
+            guard let fault = SimFault(rawValue: name) else {
+                throw ValidationError("name must be one of \(SimFault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return fault
+        }
     }
 }
 

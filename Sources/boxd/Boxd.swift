@@ -1,4 +1,5 @@
 import ArgumentParser
+import enum BoxControl.BoxPaths
 import BoxDaemon
 import Foundation
 import Logging
@@ -27,10 +28,10 @@ struct Boxd: AsyncParsableCommand {
     @Option(help: "Audio: alsa:DEVICE or wav (a WAV file in the state directory). Default: the config's device, or wav with sim hardware.")
     var audio: String?
 
-    @Option(help: "State directory (the night log). Default: $STATE_DIRECTORY or /var/lib/boxd.")
+    @Option(help: "State directory (the night log). Default: $STATE_DIRECTORY or \(BoxPaths.defaultStateDirectory).")
     var stateDir: String?
 
-    @Option(help: "Control socket. Default: $RUNTIME_DIRECTORY/control.sock or /run/boxd/control.sock.")
+    @Option(help: "Control socket. Default: $RUNTIME_DIRECTORY/\(BoxPaths.socketName) or \(BoxPaths.defaultSocket).")
     var socket: String?
 
     @Flag(help: "Run the whole box in this terminal: space is the dose button, the LED is drawn here.")
@@ -105,8 +106,8 @@ struct Boxd: AsyncParsableCommand {
             }
         }
 
-        let stateDir = stateDir ?? env["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? "/var/lib/boxd"
-        let socketPath = socket ?? env["RUNTIME_DIRECTORY"].map { "\($0.split(separator: ":").first ?? "")/control.sock" } ?? "/run/boxd/control.sock"
+        let stateDir = stateDir ?? env["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? BoxPaths.defaultStateDirectory
+        let socketPath = socket ?? env["RUNTIME_DIRECTORY"].map { "\($0.split(separator: ":").first ?? "")/\(BoxPaths.socketName)" } ?? BoxPaths.defaultSocket
         var options = DaemonOptions(configPath: configPath, stateDirectory: URL(fileURLWithPath: stateDir), socketPath: socketPath)
         options.hardware = DaemonOptions.HardwareChoice(rawValue: hardware) ?? .auto
         options.clock = try parseClock()

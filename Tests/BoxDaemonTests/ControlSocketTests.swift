@@ -23,10 +23,8 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("c.sock").path
-        let server = ControlServer(path: path, logger: Logger(label: "test")) { req, uid in
-            var r = ControlResponse.success("\(req.cmd) from uid \(uid)")
-            r.code = "echo"
-            return r
+        let server = ControlServer(path: path, logger: Logger(label: "test")) { command, uid in
+            .done("\(command.name) from uid \(uid)", status: nil)
         }
         try server.start()
         defer { server.stop() }
@@ -52,7 +50,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 
     @Test func aValidRequestIsAnsweredWithThePeersUID() async throws {
         try await Self.withServer { path in
-            let r = try ControlClient(path: path).send(ControlRequest("status"))
+            let r = try ControlClient(path: path).send(.status)
             #expect(r.ok)
             #expect(r.message == "status from uid \(getuid())")
         }
@@ -64,7 +62,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
                           "{\"v\":1,\"cmd\":\"status\"}"]
             let lines = Self.raw(path, Array((frames.joined(separator: "\n") + "\n").utf8), expect: frames.count)
             #expect(lines.count == frames.count)
-            let replies = lines.compactMap { try? ControlProtocol.decoder().decode(ControlResponse.self, from: Data($0.utf8)) }
+            let replies = lines.compactMap { try? ControlProtocol.decoder().decode(Reply.self, from: Data($0.utf8)) }
             #expect(replies.count == frames.count)
             #expect(replies.dropLast().allSatisfy { !$0.ok && $0.exit == .usage })
             #expect(replies.last?.ok == true)
@@ -77,7 +75,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
             let big = [UInt8](repeating: UInt8(ascii: "x"), count: ControlProtocol.maxFrameBytes * 3)
             let lines = Self.raw(path, big, expect: 1)
             #expect(lines.first?.contains("frame too large") == true)
-            let after = try ControlClient(path: path).send(ControlRequest("status"))
+            let after = try ControlClient(path: path).send(.status)
             #expect(after.ok)
         }
     }
@@ -86,7 +84,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
         try await Self.withServer { path in
             let lines = Self.raw(path, Array("{\"v\":1,\"cmd\":\"sta".utf8), expect: 0)
             #expect(lines.isEmpty)
-            let after = try ControlClient(path: path).send(ControlRequest("status"))
+            let after = try ControlClient(path: path).send(.status)
             #expect(after.ok)
         }
     }
@@ -104,13 +102,13 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
                     bytes.removeAll()
                 }
             }
-            let after = try ControlClient(path: path).send(ControlRequest("status"))
+            let after = try ControlClient(path: path).send(.status)
             #expect(after.ok)
         }
     }
 
     @Test func anAbsentDaemonIsUnreachable() {
-        #expect(throws: ControlClient.Failure.self) { try ControlClient(path: "/nonexistent/boxd.sock").send(ControlRequest("status")) }
+        #expect(throws: ControlClient.Failure.self) { try ControlClient(path: "/nonexistent/boxd.sock").send(.status) }
     }
 
     @Test(arguments: [("150m", 9_000_000), ("30s", 30_000), ("1h5m", 3_900_000), ("-1h", -3_600_000), ("+1d", 86_400_000), ("250ms", 250)])

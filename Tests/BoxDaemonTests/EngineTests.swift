@@ -35,11 +35,11 @@ struct Rig {
                         logger: Logger(label: "test"))
     }
 
-    func request(_ r: ControlRequest) async -> ControlResponse { await engine.handle(r, uid: 1000) }
-    func press(_ button: String = "dose", holdMs: Int = 120) async -> ControlResponse {
-        await request(ControlRequest("sim-press", button: button, holdMs: holdMs))
+    func request(_ c: Command) async -> Reply { await engine.handle(c, uid: 1000) }
+    func press(_ button: String = "dose", holdMs: Int = 120) async -> Reply {
+        await request(.sim(.press(button: button, holdMs: holdMs)))
     }
-    func advance(_ text: String) async { _ = await request(ControlRequest("sim-advance", ms: DurationText.parseMilliseconds(text))) }
+    func advance(_ text: String) async { _ = await request(.sim(.advance(ms: DurationText.parseMilliseconds(text) ?? 0))) }
     func status() async -> StatusReport { await engine.status() }
     func sounds() async -> [String] { await engine.soundLog.map(\.name) }
     func cleanup() { try? FileManager.default.removeItem(at: dir) }
@@ -99,7 +99,7 @@ struct Rig {
         let rig = try Rig()
         defer { rig.cleanup() }
         await rig.engine.start()
-        let r = await rig.request(ControlRequest("snooze"))
+        let r = await rig.request(.snooze)
         #expect(r.exit == .refused)
         #expect(r.message == "Please take Dose 1 first.")
         #expect(r.code == "422_DOSE1_REQUIRED")
@@ -109,7 +109,7 @@ struct Rig {
         let rig = try Rig()
         defer { rig.cleanup() }
         await rig.engine.start()
-        _ = await rig.request(ControlRequest("sim-fault", name: "log-readonly"))
+        _ = await rig.request(.sim(.fault(.logReadonly)))
         let r = await rig.press()
         #expect(r.ok) // the press itself was delivered
         let s = await rig.status()
@@ -117,7 +117,7 @@ struct Rig {
         #expect(s.faults.map(\.code).contains("log_unwritable"))
         #expect(await rig.sounds().last == "error")
         #expect(!(await rig.sounds()).contains("success"))
-        let take = await rig.request(ControlRequest("take"))
+        let take = await rig.request(.take(confirm: false))
         #expect(take.exit == .failed)
     }
 
@@ -127,7 +127,7 @@ struct Rig {
         await rig.engine.start()
         _ = await rig.press()
         await rig.advance("165m")
-        _ = await rig.request(ControlRequest("sim-fault", name: "audio-fail"))
+        _ = await rig.request(.sim(.fault(.audioFail)))
         let s = await rig.status()
         #expect(s.faults.map(\.code).contains("audio_unavailable"))
         #expect(s.led.pattern == "fault")
@@ -155,7 +155,7 @@ struct Rig {
     @Test func simCommandsNeedTheSimClock() async throws {
         let rig = try Rig()
         defer { rig.cleanup() }
-        let r = await rig.request(ControlRequest("sim-press", button: "nope"))
+        let r = await rig.request(.sim(.press(button: "nope", holdMs: 120)))
         #expect(r.exit == .usage)
         #expect(r.message.contains("no button named nope"))
     }

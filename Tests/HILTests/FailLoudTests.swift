@@ -45,8 +45,9 @@ import Glibc
         let st = try rig.statusJSON()
         let faults = (st["faults"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
         #expect(faults.contains("gpio_unavailable"))
-        let buttons = (st["health"] as? [String: Any])?["buttons"] as? String ?? ""
-        #expect(buttons.hasPrefix("FAULT"), "buttons: \(buttons)")
+        let buttons = (st["health"] as? [String: Any])?["buttons"] as? [String: Any] ?? [:]
+        #expect(buttons["state"] as? String == "fault", "buttons: \(buttons)")
+        #expect((buttons["detail"] as? String ?? "").isEmpty == false, "buttons: \(buttons)")
         #expect((st["led"] as? [String: Any])?["pattern"] as? String == "fault")
         let doctor = try rig.boxctl(["doctor"])
         #expect(doctor.out.contains("FAIL  buttons"), "\(doctor.out)")
@@ -214,7 +215,7 @@ import Glibc
         let rig = try BoxRig()
         defer { rig.cleanup() }
         try rig.launch()
-        let reply = try ControlClient(path: rig.socket).send(ControlRequest("sim-clock-step", ms: Int64.min))
+        let reply = try ControlClient(path: rig.socket).send(.sim(.clockStep(ms: Int64.min)))
         #expect(reply.exit == .usage)
         #expect(rig.isAlive)
         for clock in ["fast:1e10", "fast:1e18", "fast:inf", "fast:nan", "fast:0"] {
@@ -236,7 +237,7 @@ import Glibc
         let rig = try BoxRig()
         defer { rig.cleanup() }
         try rig.launch()
-        let settings = rig.dir.appendingPathComponent("settings.json")
+        let settings = SettingsStore(directory: rig.dir).url
         try? FileManager.default.removeItem(at: settings)
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true) // cannot be replaced by a file
         let r = try rig.boxctl(["target", "225", "--confirm"])
@@ -254,8 +255,8 @@ import Glibc
         let faults = (st["faults"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
         #expect(faults.contains("audio_unavailable"), "\(faults)")
         #expect((st["led"] as? [String: Any])?["pattern"] as? String == "fault")
-        let audio = (st["health"] as? [String: Any])?["audio"] as? String ?? ""
-        #expect(audio.hasPrefix("FAULT"))
+        let audio = (st["health"] as? [String: Any])?["audio"] as? [String: Any] ?? [:]
+        #expect(audio["state"] as? String == "fault", "audio: \(audio)")
     }
 
     // MARK: - helpers
@@ -273,12 +274,11 @@ import Glibc
 
     /// Moves the saved simulated clock while boxd is down (same boot, time passed).
     static func moveSimClock(_ rig: BoxRig, hours: Int64) throws {
-        let url = rig.dir.appendingPathComponent("sim-clock.json")
-        guard var obj = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
-              let mono = obj["mono"] as? Int64, let wall = obj["wall"] as? Double else { throw BoxRig.RigError("no sim clock state") }
-        obj["mono"] = mono + hours * 3_600_000_000_000
-        obj["wall"] = wall + Double(hours * 3600)
-        try JSONSerialization.data(withJSONObject: obj).write(to: url)
+        let file = SimClockFile(directory: rig.dir)
+        guard var r = file.load() else { throw BoxRig.RigError("no sim clock state") }
+        r.mono += hours * 3_600_000_000_000
+        r.wall = r.wall.addingTimeInterval(Double(hours * 3600))
+        try file.save(r)
     }
 }
 

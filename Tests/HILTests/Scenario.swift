@@ -133,12 +133,11 @@ struct Scenario {
         case "down-for":
             // While boxd is down, time passes: move the saved simulated clock (same boot).
             guard !rig.isAlive, let ms = DurationText.parseMilliseconds(try Self.arg(w, 1, "DURATION")) else { throw Failure(description: "down-for needs a killed box and a duration") }
-            let url = rig.dir.appendingPathComponent("sim-clock.json")
-            guard var obj = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
-                  let mono = obj["mono"] as? Int64, let wall = obj["wall"] as? Double else { throw Failure(description: "no sim clock state") }
-            obj["mono"] = mono + ms * 1_000_000
-            obj["wall"] = wall + Double(ms) / 1000
-            try JSONSerialization.data(withJSONObject: obj).write(to: url)
+            let file = SimClockFile(directory: rig.dir)
+            guard var r = file.load() else { throw Failure(description: "no sim clock state") }
+            r.mono += ms * 1_000_000
+            r.wall = r.wall.addingTimeInterval(Double(ms) / 1000)
+            try file.save(r)
         case "remember":
             let key = try Self.arg(w, 1, "KEY")
             remembered[key] = try statusText(key)

@@ -529,6 +529,11 @@ def status_json(g: Guest, user: str = "root") -> dict:
     return json.loads(r.stdout)
 
 
+def health_text(part: dict) -> str:
+    """One part of status --json's health ({"state", "detail"}) as the status line words it."""
+    return part["state"] + (f" ({part['detail']})" if part.get("detail") else "")
+
+
 def check(cond: bool, problems: list[str], text: str) -> bool:
     if not cond:
         problems.append(text)
@@ -587,8 +592,8 @@ def scenario_systemd(g: Guest) -> bool:
     clock = {}
     for state in ["unsync", "sync"]:
         g.ssh(f"vbox-helper adjtimex {state}")
-        clock[state] = status_json(g)["health"]["clock"]
-    check(clock == {"unsync": "not synced", "sync": "synced"}, problems,
+        clock[state] = status_json(g)["health"]["clock"]["state"]
+    check(clock == {"unsync": "not_synced", "sync": "synced"}, problems,
           f"clock: kernel unsynced -> {clock['unsync']!r}, synced -> {clock['sync']!r}")
     # What ProtectClock=yes does to a read-only adjtimex (why the unit does not set it).
     probe = g.ssh("printf '[Service]\\nType=oneshot\\nUser=boxd\\nProtectClock=yes\\nSystemCallErrorNumber=EPERM\\n"
@@ -1006,7 +1011,7 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     fault_led = pattern_stats(led_runs(parse_led(led_text), 0, 1e9), "110")
     check(st["led"]["pattern"] == "fault" and fault_led[0] >= 1, problems, f"LED {st['led']} / amber runs {fault_led}")
     figs.append(f"no sound card: boxd {g.ssh('systemctl is-active boxd', check=False).stdout.strip()}, faults {codes}, "
-                f"health audio {st['health']['audio']!r}, LED {st['led']['color']} {st['led']['pattern']} (amber on-runs seen: {fault_led[0]})")
+                f"health audio {health_text(st['health']['audio'])!r}, LED {st['led']['color']} {st['led']['pattern']} (amber on-runs seen: {fault_led[0]})")
     g.ssh("/usr/local/lib/vbox/board.sh sound")
     recovered, st = fault_cleared(g, "audio_unavailable", 90)
     check(recovered is not None, problems, "audio fault not cleared within 90 s of modprobe snd-aloop")
@@ -1028,7 +1033,7 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     st = status_json(g)
     codes = [f["code"] for f in st["faults"]]
     check(active == "active" and "gpio_unavailable" in codes, problems, f"no chip: boxd {active}, faults {codes}")
-    figs.append(f"no GPIO chip: boxd {active}, faults {codes}, health buttons {st['health']['buttons']!r}, "
+    figs.append(f"no GPIO chip: boxd {active}, faults {codes}, health buttons {health_text(st['health']['buttons'])!r}, "
                 f"LED pattern {st['led']['pattern']} (nothing to light: the LED is on the missing chip)")
     g.ssh("/usr/local/lib/vbox/board.sh chip")
     recovered, st = fault_cleared(g, "gpio_unavailable", 60)

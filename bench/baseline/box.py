@@ -14,7 +14,7 @@ would on gpiozero (MockFactory pins, since the bench has no GPIO).
 - READY=1 goes to $NOTIFY_SOCKET once everything is set up.
 
 A control socket speaks a subset of boxd's protocol (newline-delimited JSON), so the bench
-drives both the same way: inject (drives the mock pin), metrics, test-sound, status.
+drives both the same way: bench.inject (drives the mock pin), bench.metrics, test.sound, status.
 Press -> LED is timed like boxd does it: the edge is stamped (time.monotonic_ns, i.e.
 CLOCK_MONOTONIC) just before the pin is driven, the LED after led.on() returns.
 """
@@ -173,16 +173,16 @@ class Box:
 
     def handle(self, req):
         cmd = req.get("cmd")
-        if cmd == "inject":
-            self.inject(req.get("edges") == "down")
+        if cmd == "bench.inject":
+            self.inject(req.get("pressed") is True)
             return {"ok": True, "message": "ok"}
-        if cmd == "metrics":
+        if cmd == "bench.metrics":
             with self.lock:
                 m = {"press_to_led_ms": [x / 1e6 for x in self.press_to_led],
                      "single_commit_ms": [x / 1e6 for x in self.single_commit]}
                 self.press_to_led, self.single_commit = [], []
             return {"ok": True, "message": "ok", "metrics": m}
-        if cmd == "test-sound" and req.get("ms"):
+        if cmd == "test.sound" and req.get("ms"):
             err = self.timed_ring(int(req["ms"]))
             return {"ok": True, "message": "Played main_alarm; onset error %+.1f ms" % (err / 1e6)}
         if cmd == "status":

@@ -121,15 +121,15 @@ class Instance:
 
     def press(self, down_ms=40, gap_ms=50):
         c = self.client
-        r = c.request("inject", button="dose", edges="down")
+        r = c.request("bench.inject", button="dose", pressed=True)
         if not r.get("ok"):
             raise RuntimeError("inject refused by %s: %s" % (self.kind, r.get("message")))
         time.sleep(down_ms / 1000)
-        c.request("inject", button="dose", edges="up")
+        c.request("bench.inject", button="dose", pressed=False)
         time.sleep(gap_ms / 1000)
 
     def metrics(self):
-        return self.client.request("metrics")["metrics"]
+        return self.client.request("bench.metrics")["metrics"]
 
     def rss_kb(self):
         return proc_status(self.pid)
@@ -329,7 +329,7 @@ class Bench:
         def one(i, ms):
             c = clients[i]
             try:
-                r = c.request("test-sound", name="main_alarm", ms=ms)
+                r = c.request("test.sound", name="main_alarm", ms=ms)
             finally:
                 c.close()
             m = re.search(r"onset error ([+-][0-9.]+) ms", r.get("message", ""))
@@ -342,7 +342,7 @@ class Bench:
             t.join()
         bad = [r for r in results if not isinstance(r, float)]
         if bad:
-            raise RuntimeError("%s test-sound failed: %s" % (inst.kind, bad[0]))
+            raise RuntimeError("%s test.sound failed: %s" % (inst.kind, bad[0]))
         return results
 
     # Figure 2b: the Dose 2 window on --clock fast:600 (150 min pass in 15 s; gestures stay real time).

@@ -1,0 +1,154 @@
+import DoseCore
+import Foundation
+
+/// One request to boxd, shared by boxd and boxctl. On the wire (NDJSON, see
+/// `ControlProtocol`) it is one flat JSON object: `{"v":1,"cmd":"take","confirm":true}`.
+/// Test and benchmark commands live in their own namespaces (`sim.*`, `bench.*`,
+/// `test.*`), and `sim.*`/`bench.*` are refused unless boxd runs simulated hardware.
+/// Every field is checked while decoding (see `Command+Codable.swift`), so a decoded
+/// command is valid and the router only routes.
+public enum Command: Sendable, Hashable {
+    case status
+    case take(confirm: Bool)
+    case skip(reason: SkipReason?)
+    case snooze
+    case undo
+    case extra(confirm: Bool)
+    case log(SleepEventType, note: String?, confirm: Bool)
+    case checkin(CheckInAnswers, confirm: Bool)
+    case target(minutes: Int, confirm: Bool)
+    case config
+    case doctor
+    /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
+    case testLED(name: String)
+    /// Plays a sound (a name in `TestSignals.sounds`), or `inMs` later on the alarm timer.
+    case testSound(name: String, inMs: Int?)
+    case sim(SimCommand)
+    case bench(BenchCommand)
+
+    /// The `cmd` on the wire.
+    public var name: String {
+        switch self {
+        case .status: "status"
+        case .take: "take"
+        case .skip: "skip"
+        case .snooze: "snooze"
+        case .undo: "undo"
+        case .extra: "extra"
+        case .log: "log"
+        case .checkin: "checkin"
+        case .target: "target"
+        case .config: "config"
+        case .doctor: "doctor"
+        case .testLED: "test.led"
+        case .testSound: "test.sound"
+        case .sim(let s): "sim." + s.name
+        case .bench(let b): "bench." + b.name
+        }
+    }
+}
+
+/// Drives a box on the simulated clock (`boxd --hardware sim --clock sim:…`).
+public enum SimCommand: Sendable, Hashable {
+    /// One clean press held `holdMs`; the clock moves through it until the gesture resolves.
+    case press(button: String, holdMs: Int)
+    case double(button: String)
+    case edges(button: String, [SimEdge])
+    /// Moves the simulated clock forward; every timer due on the way fires in order.
+    case advance(ms: Int64)
+    /// Steps the wall clock only (either way), as NTP does.
+    case clockStep(ms: Int64)
+    case led
+    case sounds(clear: Bool)
+    case fault(SimFault)
+
+    var name: String {
+        switch self {
+        case .press: "press"
+        case .double: "double"
+        case .edges: "edges"
+        case .advance: "advance"
+        case .clockStep: "clock_step"
+        case .led: "led"
+        case .sounds: "sounds"
+        case .fault: "fault"
+        }
+    }
+}
+
+/// For the benchmark: real clock, simulated buttons.
+public enum BenchCommand: Sendable, Hashable {
+    /// One edge stamped now: pressed (down) or released (up).
+    case inject(button: String, pressed: Bool)
+    /// The measurements boxd kept (cleared when read).
+    case metrics
+
+    var name: String {
+        switch self {
+        case .inject: "inject"
+        case .metrics: "metrics"
+        }
+    }
+}
+
+/// One raw edge of a simulated button, `ms` after the first; on the wire a list of them
+/// is the text "0:down,12:up" (down = pressed).
+public struct SimEdge: Sendable, Hashable {
+    public var ms: Int64
+    public var pressed: Bool
+    public init(ms: Int64, pressed: Bool) {
+        self.ms = ms
+        self.pressed = pressed
+    }
+
+    /// "0:down,12:up" -> edges; nil unless every offset is within `Limits.edgeMs`, they
+    /// ascend, and there are `Limits.edgeCount` of them.
+    public static func parse(_ text: String) -> [SimEdge]? {
+        var out: [SimEdge] = []
+        for part in text.split(separator: ",") {
+            let kv = part.split(separator: ":")
+            guard kv.count == 2, let ms = Int64(kv[0].trimmingCharacters(in: .whitespaces)),
+                  Command.Limits.edgeMs.contains(ms), ms >= (out.last?.ms ?? 0) else { return nil }
+            switch kv[1].trimmingCharacters(in: .whitespaces) {
+            case "down": out.append(SimEdge(ms: ms, pressed: true))
+            case "up": out.append(SimEdge(ms: ms, pressed: false))
+            default: return nil
+            }
+        }
+        return Command.Limits.edgeCount.contains(out.count) ? out : nil
+    }
+
+    /// What `parse` wants, for a frame or a command line that has something else.
+    public static let expected = "edges must look like \"0:down,12:up,15:down,140:up\" (ms offsets from 0 to \(Command.Limits.edgeMs.upperBound), ascending, at most \(Command.Limits.edgeCount.upperBound))"
+
+    public static func text(_ edges: [SimEdge]) -> String {
+        edges.map { "\($0.ms):\($0.pressed ? "down" : "up")" }.joined(separator: ",")
+    }
+}
+
+public enum SimFault: String, Sendable, Hashable, CaseIterable {
+    case logReadonly = "log-readonly"
+    case audioFail = "audio-fail"
+    case audioOk = "audio-ok"
+}
+
+extension Command {
+    /// The ranges decoding enforces; boxctl checks the same ones before sending.
+    public enum Limits {
+        public static let holdMs = 1...60_000
+        public static let advanceMs: ClosedRange<Int64> = 0...(7 * 86_400_000)
+        /// Signed; a closed range also keeps `abs(Int64.min)` (a trap) out.
+        public static let clockStepMs: ClosedRange<Int64> = (-400 * 86_400_000)...(400 * 86_400_000)
+        public static let testSoundInMs = 1...600_000
+        public static let edgeMs: ClosedRange<Int64> = 0...600_000
+        public static let edgeCount = 1...10_000
+    }
+
+    /// Only for a box with simulated hardware: refused otherwise (`403_NOT_SIMULATED`).
+    public var needsSimulation: Bool {
+        switch self {
+        case .sim, .bench: true
+        default: false
+        }
+    }
+}

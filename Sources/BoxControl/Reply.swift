@@ -1,0 +1,125 @@
+import DoseCore
+import Foundation
+
+/// One reply from boxd. On the wire it keeps the flat fields boxctl --json users know
+/// (`v, ok, exit, message, code, status, led, sounds, config, metrics`), plus `reply`,
+/// the case name, so a reader never has to guess which one it got.
+public enum Reply: Sendable, Hashable {
+    /// It was done (or there was nothing to do): exit 0.
+    case done(String, status: StatusReport?)
+    /// The dose rules said no: exit 3; `code` is the seeds' where they have one.
+    case refused(code: String, message: String, status: StatusReport?)
+    /// The box failed to do it (for example the log could not be written): exit 6.
+    case failed(code: String, message: String, status: StatusReport?)
+    /// A bad request: exit 2.
+    case usage(String, code: String = "400_BAD_REQUEST")
+    /// Too many connections: exit 4, as when boxd cannot be reached.
+    case busy(String)
+    case status(StatusReport)
+    case config([ConfigEntry])
+    case led(LEDReport)
+    case sounds([SoundReport])
+    /// The benchmark's measurements, in milliseconds, by name.
+    case metrics([String: [Double]])
+
+    public var ok: Bool { exit == .ok }
+
+    public var exit: ExitCode {
+        switch self {
+        case .done, .status, .config, .led, .sounds, .metrics: .ok
+        case .refused: .refused
+        case .failed: .failed
+        case .usage: .usage
+        case .busy: .unreachable
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .done(let m, _), .refused(_, let m, _), .failed(_, let m, _), .usage(let m, _), .busy(let m): m
+        case .status, .config, .led, .sounds, .metrics: "ok"
+        }
+    }
+
+    public var code: String? {
+        switch self {
+        case .refused(let c, _, _), .failed(let c, _, _), .usage(_, let c): c
+        case .busy: "503_BUSY"
+        default: nil
+        }
+    }
+
+    public var status: StatusReport? {
+        switch self {
+        case .done(_, let s), .refused(_, _, let s), .failed(_, _, let s): s
+        case .status(let s): s
+        default: nil
+        }
+    }
+
+    public var led: LEDReport? { if case .led(let l) = self { l } else { nil } }
+    public var sounds: [SoundReport]? { if case .sounds(let s) = self { s } else { nil } }
+    public var config: [ConfigEntry]? { if case .config(let c) = self { c } else { nil } }
+    public var metrics: [String: [Double]]? { if case .metrics(let m) = self { m } else { nil } }
+
+    /// The case's name on the wire.
+    var kind: String {
+        switch self {
+        case .done: "done"
+        case .refused: "refused"
+        case .failed: "failed"
+        case .usage: "usage"
+        case .busy: "busy"
+        case .status: "status"
+        case .config: "config"
+        case .led: "led"
+        case .sounds: "sounds"
+        case .metrics: "metrics"
+        }
+    }
+}
+
+extension Reply: Codable {
+    enum Key: String, CodingKey {
+        case v, reply, ok, exit, message, code, status, led, sounds, config, metrics
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(ControlProtocol.version, forKey: .v)
+        try c.encode(kind, forKey: .reply)
+        try c.encode(ok, forKey: .ok)
+        try c.encode(exit, forKey: .exit)
+        try c.encode(message, forKey: .message)
+        try c.encodeIfPresent(code, forKey: .code)
+        try c.encodeIfPresent(status, forKey: .status)
+        try c.encodeIfPresent(led, forKey: .led)
+        try c.encodeIfPresent(sounds, forKey: .sounds)
+        try c.encodeIfPresent(config, forKey: .config)
+        try c.encodeIfPresent(metrics, forKey: .metrics)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let exit = try c.decode(ExitCode.self, forKey: .exit)
+        let message = try c.decodeIfPresent(String.self, forKey: .message) ?? ""
+        let code = try c.decodeIfPresent(String.self, forKey: .code)
+        let status = try c.decodeIfPresent(StatusReport.self, forKey: .status)
+        switch try c.decodeIfPresent(String.self, forKey: .reply) {
+        case "status" where status != nil: self = .status(status!)
+        case "config": self = .config(try c.decode([ConfigEntry].self, forKey: .config))
+        case "led": self = .led(try c.decode(LEDReport.self, forKey: .led))
+        case "sounds": self = .sounds(try c.decode([SoundReport].self, forKey: .sounds))
+        case "metrics": self = .metrics(try c.decode([String: [Double]].self, forKey: .metrics))
+        default:
+            // done, refused, failed, usage, busy, or a kind a newer boxd added: the exit code says which.
+            switch exit {
+            case .ok: self = .done(message, status: status)
+            case .refused: self = .refused(code: code ?? "", message: message, status: status)
+            case .usage: self = .usage(message, code: code ?? "400_BAD_REQUEST")
+            case .unreachable: self = .busy(message)
+            case .failed, .logUnreadable: self = .failed(code: code ?? "", message: message, status: status)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import BoxControl
+import BoxHardware
+import DoseCore
+import Foundation
+
+/// Routes each control command to the engine. Commands arrive decoded and checked
+/// (`ControlProtocol.decodeCommand`), so this only routes. Changes carry the caller's uid
+/// as the source.
+extension Engine {
+    public func handle(_ command: Command, uid: UInt32) async -> Reply {
+        let source = Source.cli(uid: uid)
+        switch command {
+        case .status, .doctor: return .status(status())
+        case .take(let confirm): return reply(apply(.takeDose(confirmed: confirm), source: source))
+        case .skip(let reason): return reply(apply(.skipDose2(reason: reason), source: source))
+        case .snooze: return reply(apply(.snooze, source: source))
+        case .undo: return reply(apply(.undo, source: source))
+        case .extra(let confirm): return reply(apply(.extraDose(confirmed: confirm), source: source))
+        case .log(let type, let note, let confirm):
+            return reply(apply(.logSleepEvent(type, notes: note, confirmed: confirm), source: source))
+        case .checkin(let answers, let confirm): return reply(apply(.checkIn(answers, confirmed: confirm), source: source))
+        case .target(let minutes, let confirm): return reply(apply(.setTarget(minutes: minutes, confirmed: confirm), source: source))
+        case .config: return .config(configEntries())
+        case .testLED(let name): return testLED(name)
+        case .testSound(let name, let inMs): return await testSound(name, inMs: inMs)
+        case .sim(let sim):
+            // The sim clock, not merely sim buttons: sim commands move time.
+            guard clock.isSimulated else {
+                return .refused(code: "403_NOT_SIMULATED",
+                                message: "sim commands work only when boxd runs with --hardware sim and --clock sim:…", status: nil)
+            }
+            return await simCommand(sim)
+        case .bench(let bench):
+            guard hardware.simulatedButtons != nil else {
+                return .refused(code: "403_NOT_SIMULATED", message: "bench commands work only when boxd runs with --hardware sim", status: nil)
+            }
+            return await benchCommand(bench)
+        }
+    }
+
+    /// What an action came to, with the status after it.
+    func reply(_ result: ApplyResult) -> Reply {
+        switch result {
+        case .done(.accepted(let a)): .done(a.message, status: status())
+        case .done(.ignored): .done("Nothing to do.", status: status())
+        case .done(.refused(let refusal)):
+            .refused(code: refusal.code, message: refusal.message(timeZone: state.settings.timeZone), status: status())
+        case .failed(let message): .failed(code: "507_NOT_RECORDED", message: message, status: status())
+        }
+    }
+
+    /// Every config value and where it came from; a saved target overrides the file's.
+    func configEntries() -> [ConfigEntry] {
+        var out = config.entries.map { ConfigEntry(key: $0.key, value: $0.value, source: config.sources[$0.key] ?? (config.path ?? "default")) }
+        let store = SettingsStore(directory: stateDirectory)
+        if let t = store.load()?.targetMinutes, let i = out.firstIndex(where: { $0.key == "box.target_minutes" }) {
+            out[i] = ConfigEntry(key: "box.target_minutes", value: String(t), source: store.url.path + " (boxctl target)")
+        }
+        out.append(ConfigEntry(key: "clock", value: clock.description, source: "command line"))
+        return out
+    }
+}

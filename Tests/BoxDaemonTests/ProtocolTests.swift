@@ -1,0 +1,188 @@
+import BoxControl
+import BoxDaemon
+import BoxHardware
+import DoseCore
+import Foundation
+import Logging
+import Testing
+
+/// The control protocol: every command survives the wire, unknown fields are ignored, and
+/// every bad field is refused with a message naming it.
+@Suite struct ProtocolTests {
+    static let everyCommand: [Command] = [
+        .status, .take(confirm: false), .take(confirm: true), .skip(reason: nil), .skip(reason: .sideEffects), .snooze, .undo,
+        .extra(confirm: true), .log(.bathroom, note: nil, confirm: false), .log(.wakeFinal, note: "slept well", confirm: true),
+        .checkin(CheckInAnswers(sleepQuality: 4, feelRested: .well, grogginess: .none, mentalClarity: 8, mood: .good, notes: "ok"), confirm: true),
+        .checkin(CheckInAnswers(), confirm: false), .target(minutes: 180, confirm: true), .config, .doctor,
+        .testLED(name: "green"), .testSound(name: "status", inMs: nil), .testSound(name: "alarm_critical", inMs: 2000),
+        .sim(.press(button: "dose", holdMs: 2500)), .sim(.double(button: "snooze")),
+        .sim(.edges(button: "dose", [SimEdge(ms: 0, pressed: true), SimEdge(ms: 12, pressed: false), SimEdge(ms: 12, pressed: true)])),
+        .sim(.advance(ms: 9_000_000)), .sim(.clockStep(ms: -3_600_000)), .sim(.led), .sim(.sounds(clear: true)),
+        .sim(.fault(.logReadonly)), .sim(.fault(.audioFail)), .sim(.fault(.audioOk)),
+        .bench(.inject(button: "dose", pressed: true)), .bench(.inject(button: "dose", pressed: false)), .bench(.metrics),
+    ]
+
+    static func decode(_ json: String) -> Result<Command, ProtocolError> { ControlProtocol.decodeCommand(Array(json.utf8)) }
+
+    @Test(arguments: everyCommand)
+    func everyCommandRoundTrips(command: Command) throws {
+        let line = try ControlProtocol.line(command)
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(!line.dropLast().contains(UInt8(ascii: "\n")), "one frame is one line")
+        #expect(try ControlProtocol.decodeCommand(Array(line.dropLast())).get() == command)
+    }
+
+    @Test func theWireKeepsItsSpellingAndNamespaces() throws {
+        func json(_ c: Command) throws -> String { String(decoding: try ControlProtocol.encoder().encode(c), as: UTF8.self) }
+        #expect(try json(.take(confirm: true)) == #"{"cmd":"take","confirm":true,"v":1}"#)
+        #expect(try json(.sim(.press(button: "dose", holdMs: 120))) == #"{"button":"dose","cmd":"sim.press","hold_ms":120,"v":1}"#)
+        #expect(try json(.bench(.inject(button: "dose", pressed: true))) == #"{"button":"dose","cmd":"bench.inject","pressed":true,"v":1}"#)
+        let names = Self.everyCommand.map(\.name)
+        #expect(names.filter { $0.contains(".") }.allSatisfy { ["sim.", "bench.", "test."].contains(where: $0.hasPrefix) })
+        #expect(Self.everyCommand.filter(\.needsSimulation).allSatisfy { $0.name.hasPrefix("sim.") || $0.name.hasPrefix("bench.") })
+    }
+
+    @Test func unknownFieldsAndOtherCommandsFieldsAreIgnored() throws {
+        let frame = #"{"v":1,"cmd":"take","confirm":true,"colour":"blue","hold_ms":"not a number","future":{"a":[1,2]}}"#
+        #expect(try Self.decode(frame).get() == .take(confirm: true))
+        #expect(try Self.decode(#"{"v":1,"cmd":"sim.press"}"#).get() == .sim(.press(button: "dose", holdMs: 120)))
+        #expect(try Self.decode(#"{"v":1,"cmd":"extra"}"#).get() == .extra(confirm: false), "an absent confirm is no confirm")
+    }
+
+    static let events = SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")
+    static let patterns = TestSignals.patterns.keys.sorted().joined(separator: ", ")
+    static let bigNote = String(repeating: "x", count: ControlProtocol.maxNoteBytes + 1)
+
+    @Test(arguments: [
+        (#"{"v":1,"cmd":"frobnicate"}"#, "unknown command frobnicate"),
+        (#"{"v":1,"cmd":"sim.frobnicate"}"#, "unknown command sim.frobnicate"),
+        (#"{"v":2,"cmd":"status"}"#, "unsupported protocol version 2 (this boxd speaks 1)"),
+        (#"{"cmd":"status"}"#, "v is missing: every frame carries the protocol version (1)"),
+        (#"{"v":"1","cmd":"status"}"#, "v must be a whole number"),
+        (#"{"v":1}"#, "cmd is missing"),
+        ("[1,2]", "malformed request: expected one JSON object with v and cmd per line"),
+        ("not json", "malformed request: expected one JSON object with v and cmd per line"),
+        (" \t", "empty frame"),
+        (#"{"v":1,"cmd":"take","confirm":"yes"}"#, "confirm must be true or false"),
+        (#"{"v":1,"cmd":"skip","reason":"bored"}"#, "reason must be one of drowsy, side_effects, other"),
+        (#"{"v":1,"cmd":"log"}"#, "event must be one of " + ProtocolTests.events),
+        (#"{"v":1,"cmd":"log","event":"bathroom","note":"\#(ProtocolTests.bigNote)"}"#, "note is 8193 bytes; a note may have at most 8192 bytes"),
+        (#"{"v":1,"cmd":"checkin"}"#, "checkin is missing: checkin needs the answers"),
+        (#"{"v":1,"cmd":"checkin","checkin":{"sleep_quality":9,"feel_rested":"well","grogginess":"mild","mental_clarity":5,"mood":"good"}}"#,
+         "checkin.sleep_quality must be 1 to 5"),
+        (#"{"v":1,"cmd":"checkin","checkin":{"sleep_quality":3,"feel_rested":"well","grogginess":"mild","mental_clarity":0,"mood":"good"}}"#,
+         "checkin.mental_clarity must be 1 to 10"),
+        (#"{"v":1,"cmd":"checkin","checkin":{"sleep_quality":3,"feel_rested":"well","grogginess":"mild","mental_clarity":5}}"#,
+         "checkin.mood is missing"),
+        (#"{"v":1,"cmd":"target"}"#, "minutes is missing: target needs minutes"),
+        (#"{"v":1,"cmd":"test.led","name":"disco"}"#, "name must be one of " + ProtocolTests.patterns),
+        (#"{"v":1,"cmd":"test.sound","name":"status","ms":0}"#, "ms must be 1 to 600000 ms"),
+        (#"{"v":1,"cmd":"sim.press","hold_ms":0}"#, "hold_ms must be 1 to 60000"),
+        (#"{"v":1,"cmd":"sim.press","hold_ms":2.5}"#, "hold_ms must be a whole number"),
+        (#"{"v":1,"cmd":"sim.edges","edges":"0:down,5:sideways"}"#, SimEdge.expected),
+        (#"{"v":1,"cmd":"sim.edges","edges":"10:down,5:up"}"#, SimEdge.expected),
+        (#"{"v":1,"cmd":"sim.edges"}"#, SimEdge.expected),
+        (#"{"v":1,"cmd":"sim.advance"}"#, "ms is missing: how far to advance"),
+        (#"{"v":1,"cmd":"sim.advance","ms":-1}"#, "ms must be 0 to 604800000 ms (7 days)"),
+        (#"{"v":1,"cmd":"sim.clock_step","ms":-9223372036854775808}"#, "ms must be -34560000000 to 34560000000 ms (400 days either way)"),
+        (#"{"v":1,"cmd":"sim.fault","name":"meltdown"}"#, "name must be one of log-readonly, audio-fail, audio-ok"),
+        (#"{"v":1,"cmd":"bench.inject","button":"dose"}"#, "pressed is missing: true (down) or false (up)"),
+    ])
+    func eachBadFieldIsNamed(frame: String, message: String) {
+        switch Self.decode(frame) {
+        case .success(let c): Issue.record("decoded \(c) from \(frame)")
+        case .failure(let e): #expect(e.message == message)
+        }
+    }
+
+    @Test func repliesRoundTripWithTheirFlatFields() throws {
+        let status = StatusReport(state: BoxState.rebuilt(settings: BoxSettings(timeZone: TimeZone(identifier: "UTC")!), records: []),
+                                  now: Moment(wall: Date(timeIntervalSince1970: 1_800_000_000), boot: "b", monoNanos: 1),
+                                  source: "boxd", health: .init(buttons: .simulated, audio: .fault("no card"), log: .recovered, clock: .notSynced))
+        let replies: [Reply] = [
+            .done("Dose 1 recorded.", status: status), .done("ok", status: nil),
+            .refused(code: "409_ALREADY_TAKEN", message: "This dose was already taken at 22:00.", status: status),
+            .failed(code: "507_NOT_RECORDED", message: "Not recorded", status: nil), .usage("hold_ms must be 1 to 60000"),
+            .usage("no button named x", code: "404_UNKNOWN_BUTTON"), .busy("boxd is busy"), .status(status),
+            .config([ConfigEntry(key: "clock", value: "sim", source: "command line")]), .led(LEDReport(color: "green", pattern: "pulse")),
+            .sounds([SoundReport(offsetMs: 5, name: "success", level: nil)]), .metrics(["press_to_led_ms": [1.5, 2], "single_commit_ms": []]),
+        ]
+        for reply in replies {
+            let data = try ControlProtocol.encoder().encode(reply)
+            #expect(try ControlProtocol.decoder().decode(Reply.self, from: data) == reply)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(object["v"] as? Int == 1 && object["ok"] as? Bool == reply.ok && object["message"] as? String == reply.message)
+            #expect(object["exit"] as? Int == Int(reply.exit.rawValue))
+        }
+        #expect(Reply.busy("x").exit == .unreachable && Reply.busy("x").code == "503_BUSY")
+    }
+
+    @Test func healthIsStructuredInJSONAndWordedAsBeforeInText() throws {
+        let health = StatusReport.Health(buttons: .fault("gpiochip0: no such chip"), audio: .ok, log: .recovered, clock: .notSynced)
+        let json = String(decoding: try ControlProtocol.encoder().encode(health), as: UTF8.self)
+        #expect(json == #"{"audio":{"detail":null,"state":"ok"},"buttons":{"detail":"gpiochip0: no such chip","state":"fault"},"#
+            + #""clock":{"detail":null,"state":"not_synced"},"log":{"detail":null,"state":"recovered"}}"#)
+        #expect(try ControlProtocol.decoder().decode(StatusReport.Health.self, from: Data(json.utf8)) == health)
+        let status = StatusReport(state: BoxState.rebuilt(settings: BoxSettings(timeZone: .current), records: []),
+                                  now: KernelClock.now(), source: "boxd", health: health)
+        #expect(status.text().contains("Health: buttons FAULT (gpiochip0: no such chip), audio ok, log recovered, clock not synced"))
+        let simulated = StatusReport.Health(buttons: .simulated, audio: .fault("x"), log: .fault("y"), clock: .synced)
+        #expect([simulated.buttons.text, simulated.audio.text, simulated.log.text, simulated.clock.text, DeviceHealth.stuck.text]
+            == ["SIMULATED", "FAULT (x)", "FAULT (y)", "synced", "stuck"])
+    }
+
+    @Test func sharedFilesKeepTheirSchema() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // settings.json as boxd has always written it.
+        try Data(#"{"targetMinutes":180,"timeZone":"Europe/Berlin"}"#.utf8).write(to: dir.appendingPathComponent("settings.json"))
+        let settings = SettingsStore(directory: dir)
+        #expect(settings.load() == .init(targetMinutes: 180, timeZone: "Europe/Berlin"))
+        try settings.save(targetMinutes: 195)
+        #expect(settings.load()?.targetMinutes == 195 && settings.load()?.timeZone == "Europe/Berlin")
+        // sim-clock.json: written by the clock, read by boxctl through the same schema.
+        let clock = SimClock(start: Date(timeIntervalSince1970: 1_800_000_000), stateFile: SimClockFile(directory: dir).url)
+        clock.advance(by: .seconds(90))
+        let reading = try #require(SimClockFile(directory: dir).load())
+        #expect(reading.moment == clock.now())
+        #expect(LocalTime.hhmm(Date(timeIntervalSince1970: 1_800_000_000), in: TimeZone(identifier: "UTC")!) == "08:00")
+    }
+}
+
+/// A box with real hardware refuses the sim and bench commands.
+@Suite struct SimulationOnlyTests {
+    /// Buttons that are not simulated (a chip that sends nothing).
+    struct NoButtons: EdgeSource {
+        func edges() -> AsyncStream<ButtonEdge> { AsyncStream { $0.finish() } }
+        func close() {}
+    }
+
+    static func engine(clock: any BoxClock, simulatedButtons: Bool) throws -> Engine {
+        let config = try BoxConfig.load(path: nil)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString.prefix(8))")
+        return Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: nil, stateDirectory: dir, clock: clock,
+                      hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero }),
+                                      edges: simulatedButtons ? SimButtons() : NoButtons()),
+                      config: config, logger: Logger(label: "test"))
+    }
+
+    @Test func realHardwareRefusesSimAndBenchCommands() async throws {
+        let engine = try Self.engine(clock: RealClock(), simulatedButtons: false)
+        for command in ProtocolTests.everyCommand where command.needsSimulation {
+            let r = await engine.handle(command, uid: 1000)
+            #expect(r.exit == .refused && r.code == "403_NOT_SIMULATED", "\(command.name): \(r)")
+        }
+        #expect(await engine.handle(.status, uid: 1000).ok)
+    }
+
+    @Test func simulatedButtonsOnTheRealClockTakeBenchButNotSimCommands() async throws {
+        let engine = try Self.engine(clock: RealClock(), simulatedButtons: true)
+        #expect(await engine.handle(.bench(.metrics), uid: 1000).metrics != nil)
+        #expect(await engine.handle(.bench(.inject(button: "dose", pressed: true)), uid: 1000).ok)
+        #expect(await engine.handle(.bench(.inject(button: "nope", pressed: true)), uid: 1000).code == "404_UNKNOWN_BUTTON")
+        let sim = await engine.handle(.sim(.advance(ms: 1000)), uid: 1000)
+        #expect(sim.code == "403_NOT_SIMULATED" && sim.message.contains("--clock sim"))
+        await engine.shutdown() // the injected press's timers
+    }
+}
