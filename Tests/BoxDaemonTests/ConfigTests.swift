@@ -82,6 +82,9 @@ import Testing
         ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be above 0 and at most 1"),
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
+        // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led)"),
+        ("[box]\n\"\" = 1", "box.\"\": unknown key"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
         do {
