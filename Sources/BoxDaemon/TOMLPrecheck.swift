@@ -8,9 +8,9 @@ import Foundation
 ///   undefined behaviour). toml++ fixed the `[[[` case upstream (marzer/tomlplusplus#301); the
 ///   TOMLKit release we use bundles an older toml++.
 /// - a `}` where an array's next value should be (`x = [}`, `x = [1, }`): an assertion again.
-/// - a malformed date-time (`1979-05-27Te:32:00Z`): an assertion again. No key in boxd.toml takes
-///   a date or time, and outside strings and comments TOML has ':' only in times, so any ':' there
-///   is refused.
+/// - a malformed date-time (`1979-05-27Te:32:00Z`, `1979-05-27 7#`): an assertion again. No key
+///   in boxd.toml takes a date or time, so a value that starts as a date (four digits and '-') is
+///   refused, and so is any ':' outside strings and comments (in TOML only a time has one).
 /// - a control character other than tab, newline or carriage return, which TOML allows nowhere
 ///   (not even in a comment or a string): TOMLKit hands the text over as a C string, so a NUL
 ///   silently cut the file short, and anything after it was never read.
@@ -120,12 +120,21 @@ enum TOMLPrecheck {
                 expectElement = open.last == "["
             case ":":
                 throw problem("':' outside a string: in TOML only a time has one, and boxd.toml takes no dates or times (quote text)")
+            case "0"..."9" where isDate(at: i, in: s):
+                throw problem("a date: boxd.toml takes no dates or times (quote text)")
             default:
                 i += 1
                 expectElement = false
             }
             atStatement = false
         }
+    }
+
+    /// Four digits and a '-' at the start of a value: a date to TOML (a number never has that shape).
+    static func isDate(at i: Int, in s: [Unicode.Scalar]) -> Bool {
+        if i > 0, startsKey(s[i - 1]) || s[i - 1] == "." || s[i - 1] == "+" { return false } // inside a word or number
+        guard i + 4 < s.count, s[i + 4] == "-" else { return false }
+        return s[i..<(i + 4)].allSatisfy { ("0"..."9").contains($0) }
     }
 
     static func controlMessage(_ c: Unicode.Scalar) -> String {

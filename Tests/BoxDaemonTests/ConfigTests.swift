@@ -111,8 +111,10 @@ import Testing
         ("[audio]\ndevice = \"a\u{7F}\"", "line 2, column 12: control character U+007F"),
         ("[box] # \u{1}", "line 1, column 9: control character U+0001"),
         ("x = [}", "line 1, column 6: expected a value or ']' in an array, saw '}'"),
-        ("[box]\nring_seconds = 1979-05-27Te:32:00Z", "line 2, column 28: ':' outside a string"),
+        ("[box]\nring_seconds = 1979-05-27Te:32:00Z", "line 2, column 16: a date"),
         ("[box]\nring_seconds = 00:01:00", "line 2, column 18: ':' outside a string"),
+        ("[box]\nring_seconds = 1979-05-27 7#", "line 2, column 16: a date: boxd.toml takes no dates or times"),
+        ("x = [9758-08-0e 7]", "line 1, column 6: a date"),
         ("[audio]\ndevice = [\"a\",\n  # c\n  }]", "line 4, column 3: expected a value or ']' in an array, saw '}'"),
     ])
     func malformedHeadersAndControlCharactersAreSyntaxErrors(toml: String, message: String) {
