@@ -9,7 +9,7 @@ import Foundation
 ///   TOMLKit release we use bundles an older toml++.
 /// - a `}` where an array's next value should be (`x = [}`, `x = [1, }`): an assertion again.
 /// - a malformed date-time (`1979-05-27Te:32:00Z`, `1979-05-27 7#`): an assertion again. No key
-///   in boxd.toml takes a date or time, so a value that starts as a date (four digits and '-') is
+///   in boxd.toml takes a date or time, so a value that starts as a date (a digit, later a '-') is
 ///   refused, and so is any ':' outside strings and comments (in TOML only a time has one).
 /// - a control character other than tab, newline or carriage return, which TOML allows nowhere
 ///   (not even in a comment or a string): TOMLKit hands the text over as a C string, so a NUL
@@ -130,11 +130,16 @@ enum TOMLPrecheck {
         }
     }
 
-    /// Four digits and a '-' at the start of a value: a date to TOML (a number never has that shape).
+    /// A value that starts with a digit and has a '-' after it (not an exponent's, 1e-5): a date to
+    /// TOML (1979-05-27); no number has that shape.
     static func isDate(at i: Int, in s: [Unicode.Scalar]) -> Bool {
         if i > 0, startsKey(s[i - 1]) || s[i - 1] == "." || s[i - 1] == "+" { return false } // inside a word or number
-        guard i + 4 < s.count, s[i + 4] == "-" else { return false }
-        return s[i..<(i + 4)].allSatisfy { ("0"..."9").contains($0) }
+        var j = i + 1
+        while j < s.count, startsKey(s[j]) || s[j] == "." || s[j] == "+", s[j] != "\"", s[j] != "'" {
+            if s[j] == "-" && s[j - 1] != "e" && s[j - 1] != "E" { return true }
+            j += 1
+        }
+        return false
     }
 
     static func controlMessage(_ c: Unicode.Scalar) -> String {

@@ -115,6 +115,7 @@ import Testing
         ("[box]\nring_seconds = 00:01:00", "line 2, column 18: ':' outside a string"),
         ("[box]\nring_seconds = 1979-05-27 7#", "line 2, column 16: a date: boxd.toml takes no dates or times"),
         ("x = [9758-08-0e 7]", "line 1, column 6: a date"),
+        ("e= 35-------= 3]]", "line 1, column 4: a date"),
         ("[audio]\ndevice = [\"a\",\n  # c\n  }]", "line 4, column 3: expected a value or ']' in an array, saw '}'"),
     ])
     func malformedHeadersAndControlCharactersAreSyntaxErrors(toml: String, message: String) {
@@ -134,7 +135,7 @@ import Testing
         device = """
         [=not a header \"""
         [#nor this"""
-        volume = 0.5
+        volume = 5e-1
         [ box ]
         'time_zone' = 'America/New_York' # a literal key
         [gpio]
