@@ -131,11 +131,11 @@ enum TOMLPrecheck {
     }
 
     /// A value that starts with a digit and has a '-' after it (not an exponent's, 1e-5): a date to
-    /// TOML (1979-05-27); no number has that shape.
+    /// toml++ (1979-05-27), which scans the whole value, whatever its characters; no number has that shape.
     static func isDate(at i: Int, in s: [Unicode.Scalar]) -> Bool {
         if i > 0, startsKey(s[i - 1]) || s[i - 1] == "." || s[i - 1] == "+" { return false } // inside a word or number
-        var j = i + 1
-        while j < s.count, startsKey(s[j]) || s[j] == "." || s[j] == "+", s[j] != "\"", s[j] != "'" {
+        var j = i + 1 // to the value's end as toml++ scans it: any character up to a terminator
+        while j < s.count, !" \t\r\n,]}#=\"'".unicodeScalars.contains(s[j]) {
             if s[j] == "-" && s[j - 1] != "e" && s[j - 1] != "E" { return true }
             j += 1
         }

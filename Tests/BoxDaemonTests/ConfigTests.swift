@@ -116,6 +116,7 @@ import Testing
         ("[box]\nring_seconds = 1979-05-27 7#", "line 2, column 16: a date: boxd.toml takes no dates or times"),
         ("x = [9758-08-0e 7]", "line 1, column 6: a date"),
         ("e= 35-------= 3]]", "line 1, column 4: a date"),
+        ("g= 36!)----g= 6]", "line 1, column 4: a date"),
         ("[audio]\ndevice = [\"a\",\n  # c\n  }]", "line 4, column 3: expected a value or ']' in an array, saw '}'"),
     ])
     func malformedHeadersAndControlCharactersAreSyntaxErrors(toml: String, message: String) {
