@@ -38,6 +38,7 @@ enum TOMLPrecheck {
     static func check(_ text: String) throws(Problem) {
         let s = Array(text.unicodeScalars)
         var i = 0, line = 1, lineStart = 0
+        if s.first == "\u{FEFF}" { i = 1; lineStart = 1 } // toml++ skips a byte-order mark that starts the text
         var open: [Unicode.Scalar] = [] // the [ and { of the value being read
         var expectElement = false // after an array's [ or a comma in it: a value or ] must come
         var atStatement = true // only whitespace so far on a line at depth 0

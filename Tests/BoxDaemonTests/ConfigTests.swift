@@ -117,6 +117,7 @@ import Testing
         ("x = [9758-08-0e 7]", "line 1, column 6: a date"),
         ("e= 35-------= 3]]", "line 1, column 4: a date"),
         ("g= 36!)----g= 6]", "line 1, column 4: a date"),
+        ("\u{FEFF}[  \n", "line 1, column 4: a table header needs a name"),
         ("[audio]\ndevice = [\"a\",\n  # c\n  }]", "line 4, column 3: expected a value or ']' in an array, saw '}'"),
     ])
     func malformedHeadersAndControlCharactersAreSyntaxErrors(toml: String, message: String) {
