@@ -87,3 +87,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Tests/Fuzz), seen only by scripts/fuzz (DOSETAP_FUZZ=1, its own scratch path).
+// They need the libFuzzer runtime, which only -sanitize=fuzzer links, so an ordinary build must not
+// see them. The flag goes on this package's library targets and the fuzz targets only, not through
+// -Xswiftc: that also reaches ConstantsEmbedder (the build-tool plugin's executable), whose link
+// then fails on two mains, its own and libFuzzer's.
+if Context.environment["DOSETAP_FUZZ"] == "1" {
+    let fuzzer: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer"])]
+    for target in package.targets where target.type == .regular {
+        target.swiftSettings = (target.swiftSettings ?? []) + fuzzer
+    }
+    package.targets += [
+        // LLVMFuzzerRunDriver's declaration: SwiftPM makes main the target's own, so the targets call libFuzzer.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        .executableTarget(name: "FuzzConfig", dependencies: ["BoxDaemon", "CLibFuzzer"], path: "Tests/Fuzz/FuzzConfig",
+                          swiftSettings: fuzzer, linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
+        // Add .define("DECODE_COMMAND") once ControlProtocol.decodeCommand exists (Tests/Fuzz/README.md);
+        // until then the target fuzzes today's ControlRequest decoding as a stand-in.
+        .executableTarget(name: "FuzzProtocol", dependencies: ["BoxControl", "CLibFuzzer"], path: "Tests/Fuzz/FuzzProtocol",
+                          swiftSettings: fuzzer /* + [.define("DECODE_COMMAND")] */,
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
+    ]
+}

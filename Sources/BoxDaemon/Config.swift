@@ -120,6 +120,11 @@ public struct BoxConfig: Sendable {
     public static func parse(_ text: String, path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
         let table: TOMLTable
         do {
+            try TOMLPrecheck.check(text)
+        } catch {
+            throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(error.line), column \(error.column): \(error.message)")
+        }
+        do {
             table = try TOMLTable(string: text)
         } catch let e as TOMLParseError {
             throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(e.source.begin.line), column \(e.source.begin.column): \(e.description)")

@@ -78,7 +78,8 @@ struct Reader {
 
     func checkKeys(_ t: TOMLTable, _ prefix: String, allowed: Set<String>) throws(ConfigError) {
         for k in t.keys.sorted() where !allowed.contains(k) {
-            throw ConfigError(prefix.isEmpty ? k : "\(prefix).\(k)", "unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
+            let shown = k.isEmpty ? "\"\"" : k // an empty quoted key still names itself
+            throw ConfigError(prefix.isEmpty ? shown : "\(prefix).\(shown)", "unknown key (expected one of \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 

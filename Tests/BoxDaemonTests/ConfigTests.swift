@@ -82,6 +82,9 @@ import Testing
         ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be above 0 and at most 1"),
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
+        // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led)"),
+        ("[box]\n\"\" = 1", "box.\"\": unknown key"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
         do {
@@ -90,6 +93,59 @@ import Testing
         } catch {
             #expect(error.description.contains(message), "got: \(error.description)")
         }
+    }
+
+    /// Found by fuzzing (Tests/Fuzz): toml++ inside TOMLKit aborted the whole process on a table
+    /// header that does not start with a key and on a `}` where an array's value should be (boxd
+    /// died at start instead of naming the line), and a NUL silently cut the file short. All are
+    /// syntax errors with their line and column (TOMLPrecheck).
+    @Test(arguments: [
+        ("[\u{1D}", "line 1, column 2: a table name must start with a letter, a digit, _, - or a quote, not U+001D"),
+        ("[box]\n[=]\n", "line 2, column 2: a table name must start with a letter, a digit, _, - or a quote, not '='"),
+        ("[#box]", "line 1, column 2: a table name must start with a letter, a digit, _, - or a quote, not '#'"),
+        ("[[[a]]]", "line 1, column 3: a table name must start with a letter, a digit, _, - or a quote, not '['"),
+        ("[ \t\u{E9}t\u{E9}]", "line 1, column 4: a table name must start with a letter, a digit, _, - or a quote, not '\u{E9}'"),
+        ("[buttons.dose]\nline = 17\n[\n", "line 3, column 2: a table header needs a name before the end of the line"),
+        ("[box]\r\n[[\r\n", "line 2, column 3: a table header needs a name before the end of the line"),
+        ("[box]\ntarget_minutes = 180\n\u{0}garbage", "line 3, column 1: control character U+0000"),
+        ("[audio]\ndevice = \"a\u{7F}\"", "line 2, column 12: control character U+007F"),
+        ("[box] # \u{1}", "line 1, column 9: control character U+0001"),
+        ("x = [}", "line 1, column 6: expected a value or ']' in an array, saw '}'"),
+        ("[box]\nring_seconds = 1979-05-27Te:32:00Z", "line 2, column 16: a date"),
+        ("[box]\nring_seconds = 00:01:00", "line 2, column 18: ':' outside a string"),
+        ("[box]\nring_seconds = 1979-05-27 7#", "line 2, column 16: a date: boxd.toml takes no dates or times"),
+        ("x = [9758-08-0e 7]", "line 1, column 6: a date"),
+        ("e= 35-------= 3]]", "line 1, column 4: a date"),
+        ("g= 36!)----g= 6]", "line 1, column 4: a date"),
+        ("\u{FEFF}[  \n", "line 1, column 4: a table header needs a name"),
+        ("[audio]\ndevice = [\"a\",\n  # c\n  }]", "line 4, column 3: expected a value or ']' in an array, saw '}'"),
+    ])
+    func malformedHeadersAndControlCharactersAreSyntaxErrors(toml: String, message: String) {
+        do {
+            _ = try BoxConfig.parse(toml, path: "boxd.toml")
+            Issue.record("accepted: \(toml.debugDescription)")
+        } catch {
+            #expect(error.key == "")
+            #expect(error.description.hasPrefix("boxd.toml: TOML syntax error at \(message)"), "got: \(error.description)")
+        }
+    }
+
+    /// What looks like a header or a control character inside strings and comments is left to TOML.
+    @Test func thePrecheckLeavesValidTOMLAlone() throws {
+        let c = try BoxConfig.parse(#"""
+        [audio] # a comment with "quotes", ''' and [=brackets]
+        device = """
+        [=not a header \"""
+        [#nor this"""
+        volume = 5e-1
+        [ box ]
+        'time_zone' = 'America/New_York' # a literal key
+        [gpio]
+        chip = "a\\\"[b\t"
+        """#, path: "boxd.toml")
+        #expect(c.audioDevice == "[=not a header \"\"\"\n[#nor this")
+        #expect(c.timeZone.identifier == "America/New_York")
+        #expect(c.chip == "a\\\"[b\t")
     }
 
     @Test func aMissingFileIsAClearError() {
