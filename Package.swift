@@ -103,10 +103,8 @@ if Context.environment["DOSETAP_FUZZ"] == "1" {
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         .executableTarget(name: "FuzzConfig", dependencies: ["BoxDaemon", "CLibFuzzer"], path: "Tests/Fuzz/FuzzConfig",
                           swiftSettings: fuzzer, linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
-        // Add .define("DECODE_COMMAND") once ControlProtocol.decodeCommand exists (Tests/Fuzz/README.md);
-        // until then the target fuzzes today's ControlRequest decoding as a stand-in.
         .executableTarget(name: "FuzzProtocol", dependencies: ["BoxControl", "CLibFuzzer"], path: "Tests/Fuzz/FuzzProtocol",
-                          swiftSettings: fuzzer /* + [.define("DECODE_COMMAND")] */,
+                          swiftSettings: fuzzer,
                           linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]),
     ]
 }

@@ -1097,7 +1097,10 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     g.ssh("vbox press 150")
     time.sleep(1.5)
     st = status_json(g)
-    rows = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
+    (RUN / "s6-journal.txt").write_text(g.ssh("journalctl -u boxd -o short-monotonic --no-pager | tail -n 200", check=False).stdout)
+    r = g.ssh("runuser -u boxd -- sqlite3 /var/lib/boxd/nightlog.sqlite \"SELECT count(*) FROM dose_events WHERE event_type='dose1'\"",
+              check=False)
+    rows = r.stdout.strip() if r.returncode == 0 else f"unreadable ({r.stderr.strip()[:80]})"
     check(st["dose1_at"] is not None and rows == "1", problems, f"press after space was freed: dose1 {st['dose1_at']}, rows {rows}")
     g.ssh("vbox unfullfs")
     figs.append(f"night log on a full ext4 ({full.get('free_kib', 'unknown')} KiB free) at start: boxd active, fault log_unwritable, "

@@ -8,13 +8,10 @@ func fail(_ what: String, _ frame: [UInt8]) -> Never {
     fatalError("FuzzProtocol: \(what)\n--- frame ---\n\(String(decoding: frame, as: UTF8.self))\n---")
 }
 
-#if DECODE_COMMAND
-// The typed protocol: `ControlProtocol.decodeCommand(_:) -> Result<Command, ProtocolError>`.
-// Enabled by the DECODE_COMMAND define on the FuzzProtocol target in Package.swift.
+// The typed protocol: `ControlProtocol.decodeCommand(_:) -> Result<Command, ProtocolError>`, as
+// ControlServer reads a frame.
 
-/// A command back to its frame. ASSUMPTION, to check when the typed API lands: `Command`
-/// is Encodable and goes out through `ControlProtocol.encoder()`. If the new code has its own
-/// encoding function (for example `encodeCommand`), call it here instead; nothing else changes.
+/// A command back to its frame, as ControlClient sends it.
 func encode(_ command: Command) throws -> [UInt8] {
     Array(try ControlProtocol.encoder().encode(command))
 }
@@ -42,23 +39,3 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
-
-#else
-// STAND-IN, to swap for the branch above once `decodeCommand` exists: today's decode path,
-// the flat `ControlRequest` through `ControlProtocol.decoder()`, as ControlServer reads a frame.
-
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let frame = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let request = try? ControlProtocol.decoder().decode(ControlRequest.self, from: Data(frame)) else { return 0 }
-    // Round trip: what was accepted encodes, and the encoding decodes to the same request.
-    let encoded: Data
-    do { encoded = try ControlProtocol.encoder().encode(request) } catch { fail("accepted \(request) but cannot encode it: \(error)", frame) }
-    let again: ControlRequest
-    do { again = try ControlProtocol.decoder().decode(ControlRequest.self, from: encoded) } catch {
-        fail("\(request) encodes to a frame it refuses: \(error)", Array(encoded))
-    }
-    if again != request { fail("round trip changed \(request) into \(again)", frame) }
-    return 0
-}
-#endif
