@@ -22,13 +22,20 @@ extension Engine {
             || state.faults.contains(.audioUnavailable) || state.faults.contains(.gpioUnavailable)
     }
 
+    /// Sets the core timer to the earliest of the state's next deadline, the retry of what is
+    /// broken and the clock check. The retry and the check are instants, kept until they
+    /// fire: events (a press, `boxctl status` every second) reschedule often, and must not
+    /// push a retry back for ever (a status poll once kept a freed disk's log from reopening).
     func reschedule() {
         guard !clock.isSimulated else { return }
         coreTimer?.cancel()
-        let retry = needsRetry ? Self.retryInterval : nil
+        let now = clock.now().monoNanos
+        if needsRetry, retryAt == nil { retryAt = now + Self.retryInterval.nanoseconds }
+        if !needsRetry { retryAt = nil }
         // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.
-        let clockCheck: Duration? = clock is RealClock ? Self.clockCheckInterval : nil
-        if let d = [state.nextDeadline(at: clock.now()), retry, clockCheck].compactMap({ $0 }).min() {
+        if clock is RealClock, clockCheckAt == nil { clockCheckAt = now + Self.clockCheckInterval.nanoseconds }
+        let timed = [retryAt, clockCheckAt].compactMap { $0 }.map { Duration.nanoseconds(max($0 - now, 0)) }
+        if let d = ([state.nextDeadline(at: clock.now())] + timed).compactMap({ $0 }).min() {
             let clock = self.clock
             coreTimer = Task { [weak self] in
                 do { try await clock.sleep(for: d) } catch { return }
@@ -62,6 +69,14 @@ extension Engine {
         }
         sim.advance(toMono: target)
         tick()
+    }
+
+    /// The retry and the clock check that are due now are done (by `tick`): the next ones are
+    /// set from now.
+    func timedChecksDone() {
+        let now = clock.now().monoNanos
+        if let r = retryAt, r <= now { retryAt = nil }
+        if let c = clockCheckAt, c <= now { clockCheckAt = nil }
     }
 
     func fireEdgeTimer() {

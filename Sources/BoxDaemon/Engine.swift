@@ -53,6 +53,10 @@ public actor Engine {
     let logger: Logger
     var recognizers: [String: GestureRecognizer]
     var coreTimer: Task<Void, Never>?
+    /// When the retry of a broken device or log, and the clock check, fall due (boot-time
+    /// nanoseconds, the clock's own timeline); see `reschedule`.
+    var retryAt: Int64?
+    var clockCheckAt: Int64?
     var edgeTimer: Task<Void, Never>?
     /// Reads the edge source into the engine (Engine+Buttons).
     var pump: Task<Void, Never>?
@@ -116,6 +120,7 @@ public actor Engine {
     }
 
     public func tick() {
+        timedChecksDone()
         if log == nil { reopenLog() }
         if hardware.audio.fault != nil { hardware.audio.retryIfBroken() }
         fireGestureDeadlines()

@@ -130,6 +130,11 @@ import Glibc
         let pressed = try rig.boxctl(["sim", "press", "dose"])
         #expect(pressed.exit == 0)
         #expect(try rig.statusJSON()["dose1_at"] is NSNull)
+        // The confirm hold answers the doubt, but the dose cannot be written: the error tone.
+        _ = try rig.boxctl(["sim", "sounds", "--clear"])
+        #expect(try rig.boxctl(["sim", "press", "dose", "--hold-ms", "2500"]).exit == 0)
+        #expect(try rig.boxctl(["sim", "sounds"]).out.contains("error"))
+        #expect(try rig.statusJSON()["dose1_at"] is NSNull)
         let take = try rig.boxctl(["take", "--confirm"])
         #expect(take.exit == 6 && (take.out + take.err).contains("Not recorded"), "\(take.exit) \(take.out) \(take.err)")
         #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == 0)

@@ -1081,7 +1081,10 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     buzz = [t for t in parse_tones(cap) if t["note"] == "E4" and t["wave"] == "square" and t["on"] > ep[0][0]]
     hold_buzz = [t for t in buzz if t["on"] < before_take]
     take_buzz = [t for t in buzz if t["on"] >= before_take]
-    green = first(parse_led(led_text), lambda x: x[0] > ep[0][0] and x[1] == "010")
+    # A green acknowledgement is a steady green, not the instant between two channel writes
+    # when amber (red+green) goes out or comes on.
+    led = parse_led(led_text)
+    green = first(led_runs(led, ep[0][0], led[-1][0] + 5 if led else ep[0][0]), lambda r: r[0] == "010" and r[1] >= 50)
     refused = status_json(g)
     check(green is None and refused["dose1_at"] is None, problems,
           f"on a full disk: green ack {'seen' if green else 'none'}, dose1 {refused['dose1_at']}")
