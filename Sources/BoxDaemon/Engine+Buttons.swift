@@ -9,7 +9,9 @@ extension Engine {
     func startPump() {
         guard pump == nil else { return }
         let source = hardware.edges
-        pump = Task { [weak self] in
+        // Detached: the stream is read off the actor, so edges already read wait at its door
+        // in order, counted, while it is busy (an fsync).
+        pump = Task.detached { [weak self] in
             for await edge in source.edges() { await self?.handle(edge, fromSource: true) }
             await self?.sourceEnded()
         }

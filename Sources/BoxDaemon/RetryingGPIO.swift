@@ -57,11 +57,11 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
             try? backend.led.write(color)
             let continuation = self.continuation
             let yielded = self.yielded
+            let buttons = backend.buttons
+            yielded.attach(buttons)
             Task.detached {
-                for await edge in backend.buttons.edges() {
-                    yielded.add() // counted first: the engine may handle it at once
-                    continuation.yield(edge)
-                }
+                for await edge in buttons.edges() { continuation.yield(edge) }
+                yielded.detach(buttons) // every edge it read was forwarded
             }
             return true
         } catch {
@@ -108,9 +108,16 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
     }
 }
 
-/// A count shared with the forwarding task.
+/// Edges read by every chip opened so far: the open one's reader thread counts them as it
+/// reads from the kernel (before the forwarding hop), closed ones' counts are kept.
 private final class EdgeCount: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+    private let count = Mutex<(closed: Int, open: (any EdgeSource)?)>((0, nil))
+    func attach(_ source: any EdgeSource) { count.withLock { $0.open = source } }
+    func detach(_ source: any EdgeSource) {
+        count.withLock { c in
+            c.closed += source.edgesYielded ?? 0
+            c.open = nil
+        }
+    }
+    var value: Int { count.withLock { $0.closed + ($0.open?.edgesYielded ?? 0) } }
 }

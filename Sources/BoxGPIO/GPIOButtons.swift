@@ -44,6 +44,8 @@ public final class GPIOButtons: EdgeSource {
     public let buttons: [ButtonLine]
     private let stream: AsyncStream<ButtonEdge>
     private let state: Locked<ReaderState>
+    /// Edges read from the kernel so far (see `edgesYielded`).
+    private let read = Locked(0)
 
     /// Finds the chip (label, name or path), checks the lines and requests them.
     public convenience init(chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
@@ -94,7 +96,7 @@ public final class GPIOButtons: EdgeSource {
 
         let reader = EdgeReader(
             session: session, lines: watched, wakeReadFd: pipeFds.read,
-            state: state, continuation: continuation
+            state: state, continuation: continuation, read: read
         )
         let thread = Thread { reader.run() }
         thread.name = "boxd-gpio-buttons"
@@ -114,6 +116,9 @@ public final class GPIOButtons: EdgeSource {
     public func edges() -> AsyncStream<ButtonEdge> {
         stream
     }
+
+    /// Every edge read from the kernel so far, counted by the reader thread as it reads.
+    public var edgesYielded: Int? { read.withLock { $0 } }
 
     /// Asks the reader to stop; it releases the lines, then finishes the stream. Returns at
     /// once and is idempotent; use `closeAndWait()` before requesting the same lines again.
@@ -194,6 +199,7 @@ struct EdgeReader: Sendable {
     let wakeReadFd: Int32
     let state: Locked<ReaderState>
     let continuation: AsyncStream<ButtonEdge>.Continuation
+    let read: Locked<Int>
 
     /// How many events one read takes from a line (libgpiod 1.6 caps it at 16).
     static let batch = 16
@@ -252,6 +258,9 @@ struct EdgeReader: Sendable {
                 }
             }
             for edge in mergeByTime(perLine) {
+                // Counted on this thread as the kernel's edges are read, before any hop: the
+                // engine holds a gesture deadline while counted edges have not reached it.
+                read.withLock { $0 += 1 }
                 continuation.yield(edge)
             }
         }

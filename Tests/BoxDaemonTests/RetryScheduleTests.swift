@@ -21,9 +21,16 @@ import Testing
         func edgeNow() -> Duration { .nanoseconds(nanos.withLock { $0 }) }
         func sleep(for d: Duration) async throws {
             report.yield(d)
-            try await Task.sleep(for: .seconds(86_400)) // until cancelled by the next reschedule
+            try await Self.untilCancelled() // the next reschedule cancels it
         }
-        func sleep(untilEdge deadline: Duration) async throws { try await Task.sleep(for: .seconds(86_400)) }
+        func sleep(untilEdge deadline: Duration) async throws { try await Self.untilCancelled() }
+        /// Suspends until the task is cancelled (no time passes on this clock by itself).
+        static func untilCancelled() async throws {
+            let (never, source) = AsyncStream.makeStream(of: Never.self)
+            for await _ in never {} // ends when the task is cancelled
+            source.finish()
+            try Task.checkCancellation()
+        }
         var isSimulated: Bool { false }
         var description: String { "hand" }
         func move(_ d: Duration) { nanos.withLock { $0 += d.nanoseconds } }
