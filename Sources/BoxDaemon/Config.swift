@@ -76,10 +76,11 @@ public struct BoxConfig: Sendable {
     volume = 0.8
     """
 
-    /// Loads `path`, or the embedded default when `path` is nil.
-    public static func load(path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
-        guard let path else { return try parse(embeddedDefault, path: nil, rules: rules) }
-        return try parse(try readText(path), path: path, rules: rules)
+    /// Loads `path`, or the embedded default when `path` is nil. boxd passes `.boxd`: a
+    /// file's text is parsed in a child process first (see `TOMLIsolation`).
+    public static func load(path: String?, isolation: TOMLIsolation, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
+        guard let path else { return try parse(embeddedDefault, path: nil, isolation: .inProcess, rules: rules) }
+        return try parse(try readText(path), path: path, isolation: isolation, rules: rules)
     }
 
     /// The file's text, or a plain one-line reason ("is a directory", "no such file",
@@ -117,13 +118,24 @@ public struct BoxConfig: Sendable {
         }
     }
 
-    public static func parse(_ text: String, path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
-        let table: TOMLTable
+    /// `text` as a config: the known shapes that stop toml++ refused with line and column
+    /// (`TOMLPrecheck`), then any other that would stop it refused by a child that dies in
+    /// boxd's place (`isolation`), then the parse and every rule (`Reader`). `.inProcess` is for
+    /// text that cannot stop the parser (the embedded default) and for tests.
+    public static func parse(_ text: String, path: String?, isolation: TOMLIsolation = .inProcess,
+                             rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
         do {
             try TOMLPrecheck.check(text)
         } catch {
             throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(error.line), column \(error.column): \(error.message)")
         }
+        try isolation.vet(text, path: path)
+        return try parsePrechecked(text, path: path, rules: rules)
+    }
+
+    /// What follows the precheck: toml++ and the rules. The isolation child runs exactly this.
+    static func parsePrechecked(_ text: String, path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
+        let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let e as TOMLParseError {

@@ -30,6 +30,9 @@ public struct DaemonOptions: Sendable {
     public var stateDirectory: URL
     public var socketPath: String
     public var logLevel: Logger.Level = .info
+    /// How a config file is first parsed: boxd passes `.boxd` (a child process); tests that run
+    /// the daemon in their own process parse in it.
+    public var configIsolation: TOMLIsolation = .inProcess
 
     public init(configPath: String?, stateDirectory: URL, socketPath: String) {
         self.configPath = configPath
@@ -58,7 +61,7 @@ public final class Daemon: Sendable {
         self.options = options
         self.logger = logger
         notifier = SystemdNotifier()
-        var config = try BoxConfig.load(path: options.configPath)
+        var config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation)
         if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
 
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)

@@ -43,6 +43,11 @@ struct Boxd: AsyncParsableCommand {
     @Flag(help: "Log debug messages.")
     var verbose = false
 
+    /// boxd's own child (TOMLIsolation): parse the config text on stdin as if read from this
+    /// path ("" for none), exit 0. A parser that dies takes this child with it, not the service.
+    @Option(name: .customLong("vet-config-stdin"), help: .hidden)
+    var vetConfigStdin: String?
+
     static let maxSpeed: Double = 100_000
 
     mutating func validate() throws {
@@ -87,6 +92,7 @@ struct Boxd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let path = vetConfigStdin { TOMLIsolation.runChild(path: path) }
         let env = ProcessInfo.processInfo.environment
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
@@ -96,7 +102,7 @@ struct Boxd: AsyncParsableCommand {
         if configPath == nil, FileManager.default.fileExists(atPath: "/etc/boxd/boxd.toml") { configPath = "/etc/boxd/boxd.toml" }
         if checkConfig {
             do {
-                let c = try BoxConfig.load(path: configPath)
+                let c = try BoxConfig.load(path: configPath, isolation: .boxd)
                 let note = try c.checkHardware()
                 print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
                 return
@@ -109,6 +115,7 @@ struct Boxd: AsyncParsableCommand {
         let stateDir = stateDir ?? env["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? BoxPaths.defaultStateDirectory
         let socketPath = socket ?? env["RUNTIME_DIRECTORY"].map { "\($0.split(separator: ":").first ?? "")/\(BoxPaths.socketName)" } ?? BoxPaths.defaultSocket
         var options = DaemonOptions(configPath: configPath, stateDirectory: URL(fileURLWithPath: stateDir), socketPath: socketPath)
+        options.configIsolation = .boxd
         options.hardware = DaemonOptions.HardwareChoice(rawValue: hardware) ?? .auto
         options.clock = try parseClock()
         options.audio = try parseAudio()

@@ -35,7 +35,7 @@ import Testing
     """
 
     @Test func theEmbeddedDefaultHasOneDoseButton() throws {
-        let c = try BoxConfig.load(path: nil)
+        let c = try BoxConfig.load(path: nil, isolation: .inProcess)
         #expect(c.buttons.map(\.name) == ["dose"])
         #expect(c.buttons[0].map == .doseButton)
         #expect(c.settings().targetMinutes == 165)
@@ -149,14 +149,14 @@ import Testing
     }
 
     @Test func aMissingFileIsAClearError() {
-        #expect(throws: ConfigError.self) { try BoxConfig.load(path: "/nonexistent/boxd.toml") }
-        #expect(throws: ConfigError("", "cannot read config /nonexistent/boxd.toml: no such file")) { try BoxConfig.load(path: "/nonexistent/boxd.toml") }
+        #expect(throws: ConfigError.self) { try BoxConfig.load(path: "/nonexistent/boxd.toml", isolation: .inProcess) }
+        #expect(throws: ConfigError("", "cannot read config /nonexistent/boxd.toml: no such file")) { try BoxConfig.load(path: "/nonexistent/boxd.toml", isolation: .inProcess) }
     }
 
     @Test func aDirectoryIsAPlainOneLineError() throws {
         let dir = FileManager.default.temporaryDirectory.path
         do {
-            _ = try BoxConfig.load(path: dir)
+            _ = try BoxConfig.load(path: dir, isolation: .inProcess)
             Issue.record("a directory was read as a config")
         } catch {
             #expect(error.description == "cannot read config \(dir): is a directory")
@@ -170,7 +170,7 @@ import Testing
     /// A file that leaves sections out gets the embedded default's sections, marked "default".
     @Test func omittedSectionsComeFromTheEmbeddedDefault() throws {
         let c = try BoxConfig.parse("[box]\ntarget_minutes = 180\n", path: "/etc/boxd/boxd.toml")
-        let d = try BoxConfig.load(path: nil)
+        let d = try BoxConfig.load(path: nil, isolation: .inProcess)
         #expect(c.targetMinutes == 180)
         #expect(c.sources["box.target_minutes"] == "/etc/boxd/boxd.toml")
         #expect(c.buttons == d.buttons)
@@ -216,7 +216,7 @@ import Testing
         let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".toml") } ?? []
         #expect(files.count >= 2, "hardware/ should hold example configs for the Pi 4 and the Pi 5")
         for f in files {
-            let c = try BoxConfig.load(path: dir.appendingPathComponent(f).path)
+            let c = try BoxConfig.load(path: dir.appendingPathComponent(f).path, isolation: .inProcess)
             #expect(c.buttons.contains { $0.map.isDoseButton }, "\(f)")
         }
     }

@@ -27,7 +27,7 @@ struct Rig {
         self.clock = clock
         sink = WavSink(path: dir.appendingPathComponent("sounds.wav").path, clock: { clock.offset })
         log = try NightLog.open(stateDirectory: dir)
-        var config = try BoxConfig.load(path: nil)
+        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let records = try log.latestSession()?.records ?? []
         engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,

@@ -35,7 +35,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let time = FakeTime()
         let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
-        var config = try BoxConfig.load(path: nil)
+        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let engine = Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
                             clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero })),

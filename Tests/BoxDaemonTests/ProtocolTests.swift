@@ -159,7 +159,7 @@ import Testing
     }
 
     static func engine(clock: any BoxClock, simulatedButtons: Bool) throws -> Engine {
-        let config = try BoxConfig.load(path: nil)
+        let config = try BoxConfig.load(path: nil, isolation: .inProcess)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString.prefix(8))")
         return Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: nil, stateDirectory: dir, clock: clock,
                       hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero }),

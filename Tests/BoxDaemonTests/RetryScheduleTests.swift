@@ -38,7 +38,7 @@ import Testing
 
     @Test func statusEverySecondDoesNotPushTheLogRetryBack() async throws {
         let clock = HandClock()
-        let config = try BoxConfig.load(path: nil)
+        let config = try BoxConfig.load(path: nil, isolation: .inProcess)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("retry-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: dir) }
         // No log: it could not be opened at start, so it is retried every 30 s.

@@ -24,7 +24,7 @@ import Testing
             let clock = SimClock(start: Date(timeIntervalSince1970: 1_795_316_400), stateFile: nil)
             self.clock = clock
             log = try NightLog.open(stateDirectory: dir)
-            let config = try BoxConfig.load(path: nil)
+            let config = try BoxConfig.load(path: nil, isolation: .inProcess)
             let sink = WavSink(path: dir.appendingPathComponent("sounds.wav").path, clock: { clock.offset })
             engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: log, stateDirectory: dir, clock: clock,
                             hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: sink, edges: edges),

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a config file's text is parsed first.
+///
+/// toml++ (bundled in TOMLKit 0.6.0) fails an `assert` and aborts the whole process on some
+/// malformed TOML. Fuzzing (Tests/Fuzz) kept finding new shapes; `TOMLPrecheck` names the known
+/// ones with line and column, but a list cannot be complete. So boxd parses a file's text in a
+/// child process first: if the parser kills the child, boxd refuses the file with a clear error
+/// and lives. The parse is deterministic, so text the child parsed to the end (accepted or
+/// refused with a line) is then safe to parse again in boxd.
+public enum TOMLIsolation: Sendable, Equatable {
+    /// Text that cannot stop the parser (the embedded default) or a test: parse here.
+    case inProcess
+    /// Run `executable --vet-config-stdin PATH` with the text on stdin: it must exit 0.
+    case child(executable: String)
+
+    /// boxd itself, run again. /proc/self/exe stays this binary while an upgrade replaces /usr/bin/boxd.
+    public static let boxd = TOMLIsolation.child(executable: "/proc/self/exe")
+    /// The child's flag (boxd's hidden option; the config fuzzer looks for it too).
+    public static let childFlag = "--vet-config-stdin"
+    /// The whole text is written into a pipe before the child starts, so it must fit the
+    /// pipe's buffer (64 KiB on Linux); a boxd.toml is a few dozen lines.
+    public static let maxBytes = 65_536
+    /// The parser reads a small file in microseconds; a child still running after this is hung.
+    static let timeoutSeconds = 5.0
+
+    /// Throws when the parser cannot read `text` to the end without dying. Does nothing `.inProcess`.
+    func vet(_ text: String, path: String?) throws(ConfigError) {
+        guard case .child(let executable) = self else { return }
+        let name = path ?? "config"
+        let bytes = Array(text.utf8)
+        guard bytes.count <= Self.maxBytes else {
+            throw ConfigError("", "\(name): \(bytes.count) bytes is too large for a config (at most \(Self.maxBytes); a boxd.toml is a few dozen lines)")
+        }
+        let outcome: Outcome
+        do {
+            outcome = try Self.run(executable, arguments: [Self.childFlag, path ?? ""], stdin: bytes)
+        } catch {
+            throw ConfigError("", "\(name): cannot check the file: \(error.reason)")
+        }
+        switch outcome {
+        case .exited(0): return
+        case .exited(let code):
+            throw ConfigError("", "\(name): cannot check the file: \(executable) \(Self.childFlag) exited with status \(code)")
+        case .signalled(let signal):
+            throw ConfigError("", "\(name): not valid TOML: the TOML parser gave up on this file (signal \(signal)) without naming a line; look for a table header, array, inline table or date that is not well formed")
+        case .hung:
+            throw ConfigError("", "\(name): not valid TOML: the TOML parser did not finish within \(Int(Self.timeoutSeconds)) s")
+        }
+    }
+
+    /// The child's side: parses the text on stdin as `BoxConfig.parse` does after the precheck
+    /// (which the parent has run) and exits 0, whatever the verdict. Only dying says something.
+    public static func runChild(path: String) -> Never {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        if let text = String(data: data, encoding: .utf8) {
+            _ = try? BoxConfig.parsePrechecked(text, path: path.isEmpty ? nil : path)
+        }
+        exit(0)
+    }
+
+    enum Outcome: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+        case hung
+    }
+
+    struct SpawnError: Error {
+        var reason: String
+        init(_ what: String, _ code: Int32) { reason = "\(what): \(String(cString: strerror(code)).lowercased())" }
+    }
+
+    /// posix_spawn with `stdin` fed from a pipe filled beforehand (so a child that dies early
+    /// cannot raise SIGPIPE here), stdout and stderr to /dev/null (an assertion's text is not
+    /// the user's business; the message above is), and an environment of one variable that
+    /// keeps Swift's backtracer out of a crashing child.
+    static func run(_ executable: String, arguments: [String], stdin bytes: [UInt8]) throws(SpawnError) -> Outcome {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SpawnError("pipe", errno) }
+        defer { close(fds[0]) }
+        // Not inherited by anything else boxd starts (the dup2 below gives the child its stdin).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // A pipe smaller than the text must fail the write, not block it forever.
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        let written = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        let writeErrno = errno
+        close(fds[1])
+        guard written == bytes.count else { throw SpawnError("pipe write", written < 0 ? writeErrno : EMSGSIZE) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard rc == 0 else { throw SpawnError("cannot start \(executable)", rc) }
+
+        var status: Int32 = 0
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { break }
+            if r < 0, errno != EINTR { throw SpawnError("waitpid", errno) }
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                return .hung
+            }
+            usleep(500)
+        }
+        // <sys/wait.h>'s macros, which Swift does not import.
+        let low = status & 0x7F
+        if low == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signalled(low)
+    }
+}
