@@ -58,6 +58,9 @@ import Testing
         ("[buttons.dose]\nline = 17\ndouble = \"undo_or_status\"", "buttons.dose.double: \"undo_or_status\" is not allowed"),
         ("[buttons.dose]\nline = 17\nhold = \"snooze\"", "buttons.dose.hold: \"snooze\" is not allowed"),
         ("[buttons.dose]\nline = 22", "led.red: line 22 is already used by buttons.dose.line (led.red comes from the embedded default; add your own [led] section)"),
+        // Found by FuzzConfig at stop 23: toml++ aborts on it and the precheck does not know the
+        // shape; the parser dies in boxd's child (TOMLIsolation) and boxd says so in one line.
+        ("e=5\"\"\"--A--= 3]]", "boxd.toml: not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line"),
     ])
     func checkConfigRefusesWithOneLineNamingTheKey(toml: String, message: String) throws {
         let r = try Self.checkConfig(toml)
@@ -104,6 +107,20 @@ import Testing
         #expect(show.out.contains("led.red = 22    (default)"))
         #expect(try rig.boxctl(["sim", "press", "dose"]).exit == 0)
         #expect(try rig.statusJSON()["dose1_at"] is String)
+    }
+
+    /// boxd started (not only checked) with a file that kills the parser exits 2 with the one
+    /// line, as for any bad config: it is not killed by the parser's abort.
+    @Test func aFileThatKillsTheParserStopsTheStartWithOneLine() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("boxd.toml")
+        try Data("[box]\ntarget_minutes = 180\ne=5\"\"\"--A--= 3]]\n".utf8).write(to: file)
+        let r = try Self.run(BoxRig.boxd, ["--config", file.path, "--hardware", "sim", "--audio", "wav",
+                                           "--state-dir", dir.appendingPathComponent("state").path,
+                                           "--socket", dir.appendingPathComponent("control.sock").path])
+        #expect(r.exit == 2, "\(r.err)")
+        #expect(r.err == "\(file.path): not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line; look for a table header, array, inline table or date that is not well formed\n")
     }
 
     @Test func anEmptyFileIsTheDefault() throws {
