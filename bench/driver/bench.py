@@ -45,21 +45,40 @@ def log(msg):
 
 
 class Client:
-    """One connection to a control socket: newline-delimited JSON, one reply per request."""
+    """One connection to a control socket: newline-delimited JSON, one reply per request.
+    boxd closes a connection that sends no frame for ControlServer.idleTimeoutSeconds (5 s);
+    a request that finds its connection closed that way is sent once more on a new one (the
+    closed connection never read it)."""
 
     def __init__(self, path, timeout=30):
+        self.path, self.timeout = path, timeout
+        self.connect()
+
+    def connect(self):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)  # blocking: waits for room in the listen backlog (a timeout would give EAGAIN)
-        self.sock.settimeout(timeout)
+        self.sock.connect(self.path)  # blocking: waits for room in the listen backlog (a timeout would give EAGAIN)
+        self.sock.settimeout(self.timeout)
         self.rfile = self.sock.makefile("rb")
+        self.last_used = time.monotonic()
 
     def request(self, cmd, **fields):
         msg = {"v": 1, "cmd": cmd}
         msg.update(fields)
-        self.sock.sendall((json.dumps(msg) + "\n").encode())
-        line = self.rfile.readline()
+        frame = (json.dumps(msg) + "\n").encode()
+        idle = time.monotonic() - self.last_used
+        try:
+            self.sock.sendall(frame)
+            line = self.rfile.readline()
+        except (BrokenPipeError, ConnectionResetError):
+            line = b""
+        if not line and idle >= 4.5:  # closed for being idle, not by this frame
+            self.close()
+            self.connect()
+            self.sock.sendall(frame)
+            line = self.rfile.readline()
         if not line:
             raise RuntimeError("control socket closed during %s" % cmd)
+        self.last_used = time.monotonic()
         return json.loads(line)
 
     def close(self):
@@ -89,6 +108,8 @@ class Instance:
         if kind == "boxd":
             argv = [bench.boxd, "--hardware", "sim", "--clock", clock, "--audio", "wav",
                     "--state-dir", self.state_dir, "--socket", self.socket]
+            if bench.config:  # the packaged conffile, as an installed box starts
+                argv += ["--config", bench.config]
         else:
             argv = [bench.python, bench.baseline, "--state-dir", self.state_dir, "--socket", self.socket]
         self.stderr = open(os.path.join(self.dir, "stderr.log"), "wb")
@@ -132,7 +153,9 @@ class Instance:
         return self.client.request("bench.metrics")["metrics"]
 
     def rss_kb(self):
-        return proc_status(self.pid)
+        out = proc_status(self.pid)
+        out.update(smaps_rollup(self.pid))
+        return out
 
     def stop(self):
         self.close_client()
@@ -160,6 +183,18 @@ def proc_status(pid):
             if k in ("VmRSS", "RssAnon", "RssFile", "RssShmem", "Threads"):
                 out[k] = int(v.split()[0])
     return out
+
+
+def smaps_rollup(pid):
+    """PSS (shared pages divided among their users) and USS (pages only this process has:
+    Private_Clean + Private_Dirty), kB, from /proc/PID/smaps_rollup."""
+    vals = {}
+    with open("/proc/%d/smaps_rollup" % pid) as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("Pss", "Private_Clean", "Private_Dirty"):
+                vals[k] = int(v.split()[0])
+    return {"Pss": vals.get("Pss", 0), "Uss": vals.get("Private_Clean", 0) + vals.get("Private_Dirty", 0)}
 
 
 def task_switches(pid):
@@ -238,6 +273,7 @@ class Bench:
     def __init__(self, args):
         self.args = args
         self.boxd = args.boxd
+        self.config = args.config
         self.boxctl = args.boxctl
         self.nightlogbench = args.nightlogbench
         self.python = args.python
@@ -273,8 +309,7 @@ class Bench:
 
     # Figures 6 and 5a: cold start to READY=1, RSS half a second later.
     def cold_starts(self, runs):
-        res = {"boxd": {"ready": [], "rss": [], "anon": [], "file": []},
-               "baseline": {"ready": [], "rss": [], "anon": [], "file": []}}
+        res = {k: {"ready": [], "rss": [], "anon": [], "file": [], "pss": [], "uss": []} for k in ("boxd", "baseline")}
         for i in range(runs + 1):  # the first round is the warm-up (page cache, pyc files)
             for kind in ("boxd", "baseline"):
                 inst = self.start(kind)
@@ -289,6 +324,8 @@ class Bench:
                 r["rss"].append(st["VmRSS"])  # kB
                 r["anon"].append(st["RssAnon"])
                 r["file"].append(st["RssFile"])
+                r["pss"].append(st["Pss"])
+                r["uss"].append(st["Uss"])
         return res
 
     def tenyear_starts(self, state_dir, runs):
@@ -401,7 +438,7 @@ class Bench:
         # Figure 8: boxctl export of ten years (whole process: start, read-only open with quick_check, five CSVs).
         log("[bench] boxctl export ...")
         export_dir = os.path.join(self.tmp, "export")
-        exp = self.timed([self.boxctl, "export", "--out", export_dir, "--state-dir", tenyear], runs=a.runs)
+        exp = self.timed([self.boxctl, "export", "--out", export_dir, "--force", "--state-dir", tenyear], runs=a.runs)
 
         # Figures 6 and 5.
         log("[bench] cold starts and RSS ...")
@@ -479,6 +516,10 @@ class Bench:
                  median(rq), ("max", max(rq)))
         self.row("5a", "  of which anonymous (RssAnon)", "MB", len(rb), median(cold["boxd"]["anon"]) * MB, None, None, None,
                  median(cold["baseline"]["anon"]) * MB, None)
+        self.row("5a", "  PSS (smaps_rollup)", "MB", len(rb), median(cold["boxd"]["pss"]) * MB, None, None, None,
+                 median(cold["baseline"]["pss"]) * MB, None)
+        self.row("5a", "  USS (Private_Clean + Private_Dirty)", "MB", len(rb), median(cold["boxd"]["uss"]) * MB, None, None, None,
+                 median(cold["baseline"]["uss"]) * MB, None)
         ty = [x * MB for x in ty_rss]
         self.row("5b", "RSS after opening a ten-year log", "MB", len(ty), median(ty), ("max", max(ty)),
                  "med <= 12", median(ty) <= 12)
@@ -510,7 +551,9 @@ class Bench:
                 if line.startswith("model name"):
                     cpu = line.split(":", 1)[1].strip()
                     break
-        print("DoseTap Box benchmark: boxd (release, --hardware sim --clock real --audio wav) vs gpiozero baseline, same run")
+        print("DoseTap Box benchmark: boxd (%s, --hardware sim --clock real --audio wav%s) vs gpiozero baseline, same run"
+              % (a.build_kind, " --config " + a.config if a.config else ""))
+        print("boxd: %s (%.1f MB), boxctl: %s (%.1f MB)" % (a.boxd, os.path.getsize(a.boxd) / 1e6, a.boxctl, os.path.getsize(a.boxctl) / 1e6))
         print("machine: %d CPU(s) (nproc), %s, Linux %s, %s; baseline: Python %s, %s"
               % (os.cpu_count(), cpu, platform.release(), a.swift_version, platform.python_version(), a.baseline_versions))
         if a.build_seconds:
@@ -583,6 +626,8 @@ def main():
     ap.add_argument("--nightlogbench", required=True)
     ap.add_argument("--python", required=True, help="the venv's python (gpiozero installed)")
     ap.add_argument("--baseline", required=True)
+    ap.add_argument("--config", default="", help="boxd --config (bench/run: the packaged conffile)")
+    ap.add_argument("--build-kind", default="release", help="what the binaries are, for the table's title")
     ap.add_argument("--build-seconds", default="")
     ap.add_argument("--swift-version", default="")
     ap.add_argument("--baseline-versions", default="")
