@@ -24,6 +24,9 @@ public enum TOMLIsolation: Sendable, Equatable {
     /// The whole text is written into a pipe before the child starts, so it must fit the
     /// pipe's buffer (64 KiB on Linux); a boxd.toml is a few dozen lines.
     public static let maxBytes = 65_536
+    /// How a parser dies by itself (abort, a trap, a bad access); a SIGKILL or SIGTERM came
+    /// from outside (the OOM killer, a shutdown) and says nothing about the file.
+    static let crashSignals: Set<Int32> = [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE]
     /// The parser reads a small file in microseconds; a child still running after this is hung.
     static let timeoutSeconds = 5.0
 
@@ -45,8 +48,10 @@ public enum TOMLIsolation: Sendable, Equatable {
         case .exited(0): return
         case .exited(let code):
             throw ConfigError("", "\(name): cannot check the file: \(executable) \(Self.childFlag) exited with status \(code)")
-        case .signalled(let signal):
+        case .signalled(let signal) where Self.crashSignals.contains(signal):
             throw ConfigError("", "\(name): not valid TOML: the TOML parser gave up on this file (signal \(signal)) without naming a line; look for a table header, array, inline table or date that is not well formed")
+        case .signalled(let signal):
+            throw ConfigError("", "\(name): cannot check the file: \(executable) \(Self.childFlag) was killed by signal \(signal)")
         case .hung:
             throw ConfigError("", "\(name): not valid TOML: the TOML parser did not finish within \(Int(Self.timeoutSeconds)) s")
         }

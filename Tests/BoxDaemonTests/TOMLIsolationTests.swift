@@ -81,6 +81,14 @@ import Testing
         #expect(throws: ConfigError("", "boxd.toml: cannot check the file: /bin/false --vet-config-stdin exited with status 1")) {
             try TOMLIsolation.child(executable: "/bin/false").vet("[box]\n", path: "boxd.toml")
         }
+        // Killed from outside (as by the OOM killer): not the file's fault, and not said to be.
+        let killed = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString.prefix(8)).sh")
+        try? Data("#!/bin/sh\nkill -KILL $$\n".utf8).write(to: killed)
+        defer { try? FileManager.default.removeItem(at: killed) }
+        _ = chmod(killed.path, 0o755)
+        #expect(throws: ConfigError("", "boxd.toml: cannot check the file: \(killed.path) --vet-config-stdin was killed by signal 9")) {
+            try TOMLIsolation.child(executable: killed.path).vet("[box]\n", path: "boxd.toml")
+        }
         let huge = String(repeating: "# a comment line\n", count: 4000)
         #expect(throws: ConfigError("", "boxd.toml: 68000 bytes is too large for a config (at most 65536; a boxd.toml is a few dozen lines)")) {
             try Self.child.vet(huge, path: "boxd.toml")
