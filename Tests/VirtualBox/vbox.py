@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
-SWIFT_SCRATCH = Path(os.environ.get("VBOX_SWIFT_SCRATCH", REPO / ".build-vbox-swift"))
+PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
 T_START = time.monotonic()
 VERBOSE = False
@@ -252,37 +252,54 @@ def build_clean_image(kernel: Path, rootfs: Path) -> Path:
     return out
 
 
-def build_swift() -> tuple[Path, Path]:
-    """boxd and boxctl for the guest: release, static Swift runtime, own scratch path."""
-    t = time.monotonic()
-    log("building boxd and boxctl (swift build -c release --static-swift-stdlib)")
-    for product in ["boxd", "boxctl"]:
-        r = sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", SWIFT_SCRATCH,
-                "--product", product], check=False, capture=True, cwd=REPO)
-        if r.returncode != 0:
-            print(r.stdout[-4000:])
-            raise SystemExit(f"vbox: swift build of {product} failed")
-    log(f"swift build done in {time.monotonic() - t:.0f} s")
-    rel = SWIFT_SCRATCH / "release"
-    return rel / "boxd", rel / "boxctl"
+def ensure_debs() -> tuple[Path, Path]:
+    """The Debian packages a user installs: debian/changelog's version and the next Debian
+    revision of the same code (for the upgrade). Reused from .build-package/out when
+    scripts/package built them from this source (its .inputs stamp; CI's
+    `scripts/package-test --upgrade` leaves both there), otherwise built with scripts/package."""
+    version = sh(["dpkg-parsechangelog", "-l", REPO / "debian/changelog", "-SVersion"], capture=True).stdout.strip()
+    arch = sh(["dpkg", "--print-architecture"], capture=True).stdout.strip()
+    upstream, rev = version.rsplit("-", 1)
+    want = sh([REPO / "scripts/package", "--inputs-hash"], capture=True, cwd=REPO).stdout.strip()
+    debs = []
+    for v in [version, f"{upstream}-{int(rev) + 1}"]:
+        deb = PACKAGE_OUT / f"dosetap-box_{v}_{arch}.deb"
+        stamp = deb.with_suffix(".inputs")
+        have = stamp.read_text().strip() if stamp.exists() else None
+        if deb.exists() and have == want:
+            log(f"reusing {deb.relative_to(REPO)} (built from this source, inputs {want})")
+        else:
+            why = "absent" if not deb.exists() else ("has no .inputs stamp" if have is None
+                                                      else f"built from other source (inputs {have}, now {want})")
+            extra = f"DOSETAP_DEB_VERSION={v} " if v != version else ""
+            log(f"{deb.name} {why}: {extra}scripts/package")
+            t = time.monotonic()
+            env = dict(os.environ, **({"DOSETAP_DEB_VERSION": v} if v != version else {}))
+            r = sh([REPO / "scripts/package"], check=False, capture=True, cwd=REPO, env=env)
+            if r.returncode != 0 or not deb.exists():
+                print(r.stdout[-4000:])
+                raise SystemExit(f"vbox: scripts/package ({v}) failed")
+            log(f"built {deb.name} in {time.monotonic() - t:.0f} s")
+        debs.append(deb)
+    return debs[0], debs[1]
 
 
-def build_payload(boxd: Path, boxctl: Path) -> Path:
-    """What a person installing the box has: the binaries and the repo's install files.
+def build_payload(deb: Path, next_deb: Path) -> Path:
+    """What a person installing the box has: the .deb (and, for the upgrade, the next one)
+    and the README whose install steps are run.
 
     Attached to the guest as a raw read-only disk (/dev/vdb) holding a tar archive."""
     stage = RUN / "payload"
     if stage.exists():
         shutil.rmtree(stage)
     d = stage / "dosetap"
-    (d / ".build/release").mkdir(parents=True)
-    for b in [boxd, boxctl]:
-        sh(["strip", "-o", d / ".build/release" / b.name, b])
-    for sub in ["systemd", "udev", "hardware"]:
-        shutil.copytree(REPO / sub, d / sub)
+    (d / "next").mkdir(parents=True)
+    shutil.copy(deb, d / deb.name)
+    shutil.copy(next_deb, d / "next" / next_deb.name)
     shutil.copy(REPO / "README.md", d / "README.md")
     tar = RUN / "payload.tar"
     sh(["tar", "-c", "-f", tar, "-C", stage, "--owner=0", "--group=0", "dosetap"])
+    shutil.rmtree(stage)
     return tar
 
 
@@ -324,7 +341,7 @@ class Guest:
                 "-nodefaults", "-display", "none", "-no-reboot", "-monitor", "none",
                 "-serial", f"file:{self.console}", "-serial", f"file:{self.results}",
                 "-drive", f"file={self.disk},if=virtio,format=raw,cache=none",
-                "-netdev", f"user,id=n0,hostfwd=tcp:127.0.0.1:{self.port}-:22",
+                "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
                 "-device", "virtio-net-pci,netdev=n0,romfile=",
                 "-kernel", self.kernel / "vmlinuz", "-initrd", self.kernel / "initrd.gz",
                 "-append", f"console=ttyS0 root=/dev/vda rw quiet loglevel=4 systemd.show_status=0 {cmdline}".strip()]
@@ -545,21 +562,32 @@ def check(cond: bool, problems: list[str], text: str) -> bool:
 
 
 def scenario_install(g: Guest) -> bool:
-    r = g.ssh("vbox install", check=False, timeout=300)
+    """README "With the Debian package", run as written (guest: `vbox install`)."""
+    r = g.ssh("vbox install", check=False, timeout=600)
     (RUN / "install.log").write_text(r.stdout + r.stderr)
-    steps = re.findall(r"^STEP (\d+) (ok|FAIL)[^:]*: (.*)$", r.stdout, re.M)
-    fails = [f"step {n} `{line}`" for n, st, line in steps if st == "FAIL"]
-    m = re.search(r"INSTALL steps=(\d+) failed=(\d+)", r.stdout)
-    ok = bool(m) and m.group(2) == "0" and r.returncode == 0
-    detail = ""
+    steps = re.findall(r"^STEP (\d+) (ok|FAIL)(?: \((\d+) ms\))?[^:]*: (.*)$", r.stdout, re.M)
+    fails = [f"step {n} `{line}`" for n, st, _, line in steps if st == "FAIL"]
+    m = re.search(r"INSTALL steps=(\d+) failed=(\d+) version=(\S*)", r.stdout)
+    ok = bool(m) and m.group(2) == "0" and r.returncode == 0 and len(steps) >= 4
+    show = dict(line.split("=", 1) for line in g.ssh(
+        "systemctl show boxd -p ActiveState,FragmentPath,MainPID,ExecStart").stdout.splitlines() if "=" in line)
+    exe = g.ssh(f"readlink /proc/{show.get('MainPID', '0')}/exe", check=False).stdout.strip()
+    local = g.ssh("ls /usr/local/bin/boxd /usr/local/bin/boxctl /etc/systemd/system/boxd.service 2>/dev/null | tr '\\n' ' '",
+                  check=False).stdout.strip()
+    active = show.get("ActiveState", "")
+    where_ok = exe == "/usr/bin/boxd" and show.get("FragmentPath") == "/lib/systemd/system/boxd.service" and not local
+    doctor = re.findall(r"^\s+\| (PASS|FAIL)\s+([^:]+):", r.stdout, re.M)
+    figs = [f"{len(steps)} steps of README.md's 'With the Debian package' run as written"]
+    for n, st, ms, line in steps:
+        word = line.split("#")[0].strip()
+        figs.append(f"{n} {st}{f' {int(ms) / 1000:.1f} s' if ms else ''} `{word}`")
+    figs.append(f"dosetap-box {m.group(3) if m else '?'} installed; boxd {active} as {exe} from {show.get('FragmentPath')}"
+                + (f"; LEFT FROM A FROM-SOURCE INSTALL: {local}" if local else ""))
+    figs.append("boxctl doctor as sleeper: " + (", ".join(f"{c.strip()} {v}" for v, c in doctor) or "no output"))
     if fails:
-        first_fail = r.stdout.split("FAIL", 1)[1].split("\n")[1].strip(" |") if "FAIL" in r.stdout else ""
-        detail = f"; failed: {', '.join(fails)} ({first_fail})"
-        if "workaround" in r.stdout:
-            detail += "; continued with the workaround `install -d` of the missing directory"
-    active = g.ssh("systemctl is-active boxd", check=False).stdout.strip()
-    R.add("install (README steps, literally)", ok and active == "active",
-          f"{len(steps)} steps from README.md run as written{detail}; boxd {active}")
+        figs.append(f"failed: {', '.join(fails)}")
+    R.add("install (README 'With the Debian package', literally)", ok and active == "active" and where_ok,
+          "; ".join(figs))
     return active == "active"
 
 
@@ -1133,8 +1161,8 @@ def main() -> int:
     kernel = build_kernel()
     rootfs = build_rootfs()
     clean = build_clean_image(kernel, rootfs)
-    boxd, boxctl = build_swift()
-    payload = build_payload(boxd, boxctl)
+    deb, next_deb = ensure_debs()
+    payload = build_payload(deb, next_deb)
     disk = RUN / "disk.img" if args.shell and args.reuse_disk else fresh_disk(clean)
     g = Guest(kernel, disk, payload, "main")
     boot = g.boot(args.cmdline if args.shell else "")
