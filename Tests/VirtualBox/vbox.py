@@ -914,6 +914,66 @@ def scenario_watchdog(g: Guest) -> bool:
                  + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def unit_show(g: Guest, props: str) -> dict:
+    return dict(line.split("=", 1) for line in g.ssh(f"systemctl show boxd -p {props}").stdout.splitlines() if "=" in line)
+
+
+def scenario_members(g: Guest) -> bool:
+    """(8) boxctl as a member of group boxd: not root, no sudo. status, history and export
+    with boxd running, and again with boxd stopped (read-only from the night log, which is
+    WAL: the reader needs the -shm file), under the modes systemd's StateDirectory= gives."""
+    problems: list[str] = []
+    g.ssh("vbox fresh")
+    time.sleep(1.0)
+    g.ssh("vbox press 150")
+    time.sleep(1.5)
+    who = g.ssh("id -u; id -nG; command -v sudo || echo no-sudo; sudo -n true 2>&1 || true", user="sleeper", check=False).stdout.split("\n")
+    uid, groups = who[0].strip(), who[1].split()
+    check(uid != "0" and "boxd" in groups and "sudo" not in groups and "root" not in groups, problems,
+          f"sleeper: uid {uid}, groups {groups}")
+    check(any("no-sudo" in w for w in who), problems, f"sudo present: {who[2:]}")
+    figs = [f"sleeper uid {uid}, groups {' '.join(groups)}, no sudo in the image"]
+
+    def as_sleeper(state: str) -> None:
+        out = {}
+        for name, cmd in [("status", "boxctl status"), ("history", "boxctl history"),
+                          ("export", f"rm -rf ~/export-{state} && boxctl export --out ~/export-{state} && ls ~/export-{state} | wc -l")]:
+            r = g.ssh(cmd, user="sleeper", check=False)
+            out[name] = r
+            (RUN / f"s8-{state}-{name}.txt").write_text(f"$ {cmd}\nexit {r.returncode}\n{r.stdout}{r.stderr}")
+        st, hi, ex = out["status"], out["history"], out["export"]
+        d1 = re.search(r"Dose 1: (\d\d:\d\d)", st.stdout)
+        stopped_note = "not running" in st.stdout
+        check(st.returncode == 0 and d1 is not None and stopped_note == (state == "stopped"), problems,
+              f"boxd {state}: status exit {st.returncode}: {(st.stdout + st.stderr).strip()[:160]}")
+        hist_line = next((l for l in hi.stdout.splitlines() if re.match(r"\s*\d{4}-\d\d-\d\d", l)), "")
+        check(hi.returncode == 0 and hist_line, problems, f"boxd {state}: history exit {hi.returncode}: {(hi.stdout + hi.stderr).strip()[:160]}")
+        files = ex.stdout.strip().splitlines()[-1] if ex.stdout.strip() else "0"
+        csv = g.ssh(f"wc -l < ~/export-{state}/events.csv", user="sleeper", check=False).stdout.strip()
+        check(ex.returncode == 0 and csv.isdigit() and int(csv) >= 2, problems,
+              f"boxd {state}: export exit {ex.returncode}, events.csv {csv or 'missing'} lines: {(ex.stdout + ex.stderr).strip()[:160]}")
+        figs.append(f"boxd {state}: status exit {st.returncode} (Dose 1 {d1.group(1) if d1 else None}"
+                    f"{', ' + next(l.strip() for l in st.stdout.splitlines() if 'not running' in l) if stopped_note else ''}), "
+                    f"history exit {hi.returncode} "
+                    f"({' '.join(hist_line.split()[:3])}), export exit {ex.returncode} ({files} files, events.csv {csv} lines)")
+
+    as_sleeper("running")
+    g.ssh("systemctl stop boxd")
+    modes = g.ssh("cd /var/lib/boxd && stat -c '%n %a %U:%G' . nightlog.sqlite* | tr '\\n' ','").stdout.strip(", ")
+    as_sleeper("stopped")
+    shm = g.ssh("test -e /var/lib/boxd/nightlog.sqlite-shm && echo yes || echo no").stdout.strip()
+    foreign = g.ssh("find /var/lib/boxd ! -user boxd -printf '%P '", check=False).stdout.strip()
+    check(not foreign, problems, f"files in /var/lib/boxd not owned by boxd after the readers: {foreign}")
+    r = g.ssh("runuser -u nobody -- boxctl status", check=False)
+    check(r.returncode != 0, problems, f"a user outside group boxd read the log: {r.stdout[:120]}")
+    g.ssh("systemctl start boxd")
+    figs.append(f"state directory as systemd left it (boxd stopped): {modes}; -shm present {shm}; "
+                f"nothing in it owned by another user after the reads ({foreign or 'all boxd'}); "
+                f"user nobody refused (exit {r.returncode}: {(r.stdout + r.stderr).strip().splitlines()[-1][:80] if (r.stdout + r.stderr).strip() else ''})")
+    return R.add("8 boxctl as a member of group boxd (not root)", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
     """Presses and boxctl writes in flight, kill -9 of qemu at a random moment, reboot the same
     image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up."""
@@ -1147,7 +1207,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 8 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -1168,15 +1228,16 @@ def main() -> int:
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
-    wanted = args.only or ["3", "1", "2", "4", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "2", "4", "8", "5", "6", "control"]
     rng = random.Random(args.seed)
     if not args.shell:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "2", "4")]:
+            for name in [n for n in wanted if n in ("3", "1", "2", "4", "8")]:
                 try:
-                    {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog}[name](g)
+                    {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
+                     "8": scenario_members}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()
