@@ -528,9 +528,13 @@ def first(items, pred):
 class Results:
     def __init__(self):
         self.lines: list[tuple[str, bool, str]] = []
+        self.last = time.monotonic()
 
     def add(self, name: str, ok: bool, figures: str) -> bool:
-        line = f"VBOX {'PASS' if ok else 'FAIL'} {name}: {figures}"
+        # The time since the last line (or the start): what the scenario took, boots included.
+        now = time.monotonic()
+        line = f"VBOX {'PASS' if ok else 'FAIL'} {name}: {figures} [{now - self.last:.0f} s]"
+        self.last = now
         print(line, flush=True)
         self.lines.append((name, ok, line))
         with open(RUN / "results.txt", "a") as f:
@@ -1330,6 +1334,7 @@ def main() -> int:
     payload = build_payload(deb, next_deb)
     disk = RUN / "disk.img" if args.shell and args.reuse_disk else fresh_disk(clean)
     g = Guest(kernel, disk, payload, "main")
+    R.last = time.monotonic()  # the install's time includes this boot
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
