@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
-SWIFT_SCRATCH = Path(os.environ.get("VBOX_SWIFT_SCRATCH", REPO / ".build-vbox-swift"))
+PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
 T_START = time.monotonic()
 VERBOSE = False
@@ -252,37 +252,54 @@ def build_clean_image(kernel: Path, rootfs: Path) -> Path:
     return out
 
 
-def build_swift() -> tuple[Path, Path]:
-    """boxd and boxctl for the guest: release, static Swift runtime, own scratch path."""
-    t = time.monotonic()
-    log("building boxd and boxctl (swift build -c release --static-swift-stdlib)")
-    for product in ["boxd", "boxctl"]:
-        r = sh(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", SWIFT_SCRATCH,
-                "--product", product], check=False, capture=True, cwd=REPO)
-        if r.returncode != 0:
-            print(r.stdout[-4000:])
-            raise SystemExit(f"vbox: swift build of {product} failed")
-    log(f"swift build done in {time.monotonic() - t:.0f} s")
-    rel = SWIFT_SCRATCH / "release"
-    return rel / "boxd", rel / "boxctl"
+def ensure_debs() -> tuple[Path, Path]:
+    """The Debian packages a user installs: debian/changelog's version and the next Debian
+    revision of the same code (for the upgrade). Reused from .build-package/out when
+    scripts/package built them from this source (its .inputs stamp; CI's
+    `scripts/package-test --upgrade` leaves both there), otherwise built with scripts/package."""
+    version = sh(["dpkg-parsechangelog", "-l", REPO / "debian/changelog", "-SVersion"], capture=True).stdout.strip()
+    arch = sh(["dpkg", "--print-architecture"], capture=True).stdout.strip()
+    upstream, rev = version.rsplit("-", 1)
+    want = sh([REPO / "scripts/package", "--inputs-hash"], capture=True, cwd=REPO).stdout.strip()
+    debs = []
+    for v in [version, f"{upstream}-{int(rev) + 1}"]:
+        deb = PACKAGE_OUT / f"dosetap-box_{v}_{arch}.deb"
+        stamp = deb.with_suffix(".inputs")
+        have = stamp.read_text().strip() if stamp.exists() else None
+        if deb.exists() and have == want:
+            log(f"reusing {deb.relative_to(REPO)} (built from this source, inputs {want})")
+        else:
+            why = "absent" if not deb.exists() else ("has no .inputs stamp" if have is None
+                                                      else f"built from other source (inputs {have}, now {want})")
+            extra = f"DOSETAP_DEB_VERSION={v} " if v != version else ""
+            log(f"{deb.name} {why}: {extra}scripts/package")
+            t = time.monotonic()
+            env = dict(os.environ, **({"DOSETAP_DEB_VERSION": v} if v != version else {}))
+            r = sh([REPO / "scripts/package"], check=False, capture=True, cwd=REPO, env=env)
+            if r.returncode != 0 or not deb.exists():
+                print(r.stdout[-4000:])
+                raise SystemExit(f"vbox: scripts/package ({v}) failed")
+            log(f"built {deb.name} in {time.monotonic() - t:.0f} s")
+        debs.append(deb)
+    return debs[0], debs[1]
 
 
-def build_payload(boxd: Path, boxctl: Path) -> Path:
-    """What a person installing the box has: the binaries and the repo's install files.
+def build_payload(deb: Path, next_deb: Path) -> Path:
+    """What a person installing the box has: the .deb (and, for the upgrade, the next one)
+    and the README whose install steps are run.
 
     Attached to the guest as a raw read-only disk (/dev/vdb) holding a tar archive."""
     stage = RUN / "payload"
     if stage.exists():
         shutil.rmtree(stage)
     d = stage / "dosetap"
-    (d / ".build/release").mkdir(parents=True)
-    for b in [boxd, boxctl]:
-        sh(["strip", "-o", d / ".build/release" / b.name, b])
-    for sub in ["systemd", "udev", "hardware"]:
-        shutil.copytree(REPO / sub, d / sub)
+    (d / "next").mkdir(parents=True)
+    shutil.copy(deb, d / deb.name)
+    shutil.copy(next_deb, d / "next" / next_deb.name)
     shutil.copy(REPO / "README.md", d / "README.md")
     tar = RUN / "payload.tar"
     sh(["tar", "-c", "-f", tar, "-C", stage, "--owner=0", "--group=0", "dosetap"])
+    shutil.rmtree(stage)
     return tar
 
 
@@ -324,7 +341,7 @@ class Guest:
                 "-nodefaults", "-display", "none", "-no-reboot", "-monitor", "none",
                 "-serial", f"file:{self.console}", "-serial", f"file:{self.results}",
                 "-drive", f"file={self.disk},if=virtio,format=raw,cache=none",
-                "-netdev", f"user,id=n0,hostfwd=tcp:127.0.0.1:{self.port}-:22",
+                "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
                 "-device", "virtio-net-pci,netdev=n0,romfile=",
                 "-kernel", self.kernel / "vmlinuz", "-initrd", self.kernel / "initrd.gz",
                 "-append", f"console=ttyS0 root=/dev/vda rw quiet loglevel=4 systemd.show_status=0 {cmdline}".strip()]
@@ -511,9 +528,13 @@ def first(items, pred):
 class Results:
     def __init__(self):
         self.lines: list[tuple[str, bool, str]] = []
+        self.last = time.monotonic()
 
     def add(self, name: str, ok: bool, figures: str) -> bool:
-        line = f"VBOX {'PASS' if ok else 'FAIL'} {name}: {figures}"
+        # The time since the last line (or the start): what the scenario took, boots included.
+        now = time.monotonic()
+        line = f"VBOX {'PASS' if ok else 'FAIL'} {name}: {figures} [{now - self.last:.0f} s]"
+        self.last = now
         print(line, flush=True)
         self.lines.append((name, ok, line))
         with open(RUN / "results.txt", "a") as f:
@@ -545,21 +566,32 @@ def check(cond: bool, problems: list[str], text: str) -> bool:
 
 
 def scenario_install(g: Guest) -> bool:
-    r = g.ssh("vbox install", check=False, timeout=300)
+    """README "With the Debian package", run as written (guest: `vbox install`)."""
+    r = g.ssh("vbox install", check=False, timeout=600)
     (RUN / "install.log").write_text(r.stdout + r.stderr)
-    steps = re.findall(r"^STEP (\d+) (ok|FAIL)[^:]*: (.*)$", r.stdout, re.M)
-    fails = [f"step {n} `{line}`" for n, st, line in steps if st == "FAIL"]
-    m = re.search(r"INSTALL steps=(\d+) failed=(\d+)", r.stdout)
-    ok = bool(m) and m.group(2) == "0" and r.returncode == 0
-    detail = ""
+    steps = re.findall(r"^STEP (\d+) (ok|FAIL)(?: \((\d+) ms\))?[^:]*: (.*)$", r.stdout, re.M)
+    fails = [f"step {n} `{line}`" for n, st, _, line in steps if st == "FAIL"]
+    m = re.search(r"INSTALL steps=(\d+) failed=(\d+) version=(\S*)", r.stdout)
+    ok = bool(m) and m.group(2) == "0" and r.returncode == 0 and len(steps) >= 4
+    show = dict(line.split("=", 1) for line in g.ssh(
+        "systemctl show boxd -p ActiveState,FragmentPath,MainPID,ExecStart").stdout.splitlines() if "=" in line)
+    exe = g.ssh(f"readlink /proc/{show.get('MainPID', '0')}/exe", check=False).stdout.strip()
+    local = g.ssh("ls /usr/local/bin/boxd /usr/local/bin/boxctl /etc/systemd/system/boxd.service 2>/dev/null | tr '\\n' ' '",
+                  check=False).stdout.strip()
+    active = show.get("ActiveState", "")
+    where_ok = exe == "/usr/bin/boxd" and show.get("FragmentPath") == "/lib/systemd/system/boxd.service" and not local
+    doctor = re.findall(r"^\s+\| (PASS|FAIL)\s+([^:]+):", r.stdout, re.M)
+    figs = [f"{len(steps)} steps of README.md's 'With the Debian package' run as written"]
+    for n, st, ms, line in steps:
+        word = line.split("#")[0].strip()
+        figs.append(f"{n} {st}{f' {int(ms) / 1000:.1f} s' if ms else ''} `{word}`")
+    figs.append(f"dosetap-box {m.group(3) if m else '?'} installed; boxd {active} as {exe} from {show.get('FragmentPath')}"
+                + (f"; LEFT FROM A FROM-SOURCE INSTALL: {local}" if local else ""))
+    figs.append("boxctl doctor as sleeper: " + (", ".join(f"{c.strip()} {v}" for v, c in doctor) or "no output"))
     if fails:
-        first_fail = r.stdout.split("FAIL", 1)[1].split("\n")[1].strip(" |") if "FAIL" in r.stdout else ""
-        detail = f"; failed: {', '.join(fails)} ({first_fail})"
-        if "workaround" in r.stdout:
-            detail += "; continued with the workaround `install -d` of the missing directory"
-    active = g.ssh("systemctl is-active boxd", check=False).stdout.strip()
-    R.add("install (README steps, literally)", ok and active == "active",
-          f"{len(steps)} steps from README.md run as written{detail}; boxd {active}")
+        figs.append(f"failed: {', '.join(fails)}")
+    R.add("install (README 'With the Debian package', literally)", ok and active == "active" and where_ok,
+          "; ".join(figs))
     return active == "active"
 
 
@@ -886,6 +918,171 @@ def scenario_watchdog(g: Guest) -> bool:
                  + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def unit_show(g: Guest, props: str) -> dict:
+    return dict(line.split("=", 1) for line in g.ssh(f"systemctl show boxd -p {props}").stdout.splitlines() if "=" in line)
+
+
+def scenario_members(g: Guest) -> bool:
+    """(8) boxctl as a member of group boxd: not root, no sudo. status, history and export
+    with boxd running, and again with boxd stopped (read-only from the night log, which is
+    WAL: the reader needs the -shm file), under the modes systemd's StateDirectory= gives."""
+    problems: list[str] = []
+    g.ssh("vbox fresh")
+    time.sleep(1.0)
+    g.ssh("vbox press 150")
+    time.sleep(1.5)
+    who = g.ssh("id -u; id -nG; command -v sudo || echo no-sudo; sudo -n true 2>&1 || true", user="sleeper", check=False).stdout.split("\n")
+    uid, groups = who[0].strip(), who[1].split()
+    check(uid != "0" and "boxd" in groups and "sudo" not in groups and "root" not in groups, problems,
+          f"sleeper: uid {uid}, groups {groups}")
+    check(any("no-sudo" in w for w in who), problems, f"sudo present: {who[2:]}")
+    figs = [f"sleeper uid {uid}, groups {' '.join(groups)}, no sudo in the image"]
+
+    def as_sleeper(state: str) -> None:
+        out = {}
+        for name, cmd in [("status", "boxctl status"), ("history", "boxctl history"),
+                          ("export", f"rm -rf ~/export-{state} && boxctl export --out ~/export-{state} && ls ~/export-{state} | wc -l")]:
+            r = g.ssh(cmd, user="sleeper", check=False)
+            out[name] = r
+            (RUN / f"s8-{state}-{name}.txt").write_text(f"$ {cmd}\nexit {r.returncode}\n{r.stdout}{r.stderr}")
+        st, hi, ex = out["status"], out["history"], out["export"]
+        d1 = re.search(r"Dose 1: (\d\d:\d\d)", st.stdout)
+        stopped_note = "not running" in st.stdout
+        check(st.returncode == 0 and d1 is not None and stopped_note == (state == "stopped"), problems,
+              f"boxd {state}: status exit {st.returncode}: {(st.stdout + st.stderr).strip()[:160]}")
+        hist_line = next((l for l in hi.stdout.splitlines() if re.match(r"\s*\d{4}-\d\d-\d\d", l)), "")
+        check(hi.returncode == 0 and hist_line, problems, f"boxd {state}: history exit {hi.returncode}: {(hi.stdout + hi.stderr).strip()[:160]}")
+        files = ex.stdout.strip().splitlines()[-1] if ex.stdout.strip() else "0"
+        csv = g.ssh(f"wc -l < ~/export-{state}/events.csv", user="sleeper", check=False).stdout.strip()
+        check(ex.returncode == 0 and csv.isdigit() and int(csv) >= 2, problems,
+              f"boxd {state}: export exit {ex.returncode}, events.csv {csv or 'missing'} lines: {(ex.stdout + ex.stderr).strip()[:160]}")
+        figs.append(f"boxd {state}: status exit {st.returncode} (Dose 1 {d1.group(1) if d1 else None}"
+                    f"{', ' + next(l.strip() for l in st.stdout.splitlines() if 'not running' in l) if stopped_note else ''}), "
+                    f"history exit {hi.returncode} "
+                    f"({' '.join(hist_line.split()[:3])}), export exit {ex.returncode} ({files} files, events.csv {csv} lines)")
+
+    as_sleeper("running")
+    g.ssh("systemctl stop boxd")
+    modes = g.ssh("cd /var/lib/boxd && stat -c '%n %a %U:%G' . nightlog.sqlite* | tr '\\n' ','").stdout.strip(", ")
+    as_sleeper("stopped")
+    shm = g.ssh("test -e /var/lib/boxd/nightlog.sqlite-shm && echo yes || echo no").stdout.strip()
+    foreign = g.ssh("find /var/lib/boxd ! -user boxd -printf '%P '", check=False).stdout.strip()
+    check(not foreign, problems, f"files in /var/lib/boxd not owned by boxd after the readers: {foreign}")
+    r = g.ssh("runuser -u nobody -- boxctl status", check=False)
+    check(r.returncode != 0, problems, f"a user outside group boxd read the log: {r.stdout[:120]}")
+    g.ssh("systemctl start boxd")
+    figs.append(f"state directory as systemd left it (boxd stopped): {modes}; -shm present {shm}; "
+                f"nothing in it owned by another user after the reads ({foreign or 'all boxd'}); "
+                f"user nobody refused (exit {r.returncode}: {(r.stdout + r.stderr).strip().splitlines()[-1][:80] if (r.stdout + r.stderr).strip() else ''})")
+    return R.add("8 boxctl as a member of group boxd (not root)", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
+def scenario_upgrade(g: Guest) -> bool:
+    """(7) Upgrade in the middle of a night: Dose 1 148 min ago, `apt install` of the next
+    revision while boxd runs; one restart, the same night, the window-open alarm once and on
+    time, then a press takes Dose 2."""
+    problems: list[str] = []
+    g.ssh("vbox-helper adjtimex sync")
+    g.ssh("vbox watch s7 240")
+    seed = g.ssh(f"vbox seed {148 * 60}").stdout
+    t_seeded = g.ssh("date +%s.%N").stdout.strip()
+    dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
+    clocks = parse_kv(g.ssh("vbox-helper clocks").stdout)
+    due_mono = dose1 + 150 * 60 - (clocks["real"] - clocks["mono"])
+    before = status_json(g)
+    u1 = unit_show(g, "InvocationID,MainPID,NRestarts,ActiveState")
+    time.sleep(2)
+    up = g.ssh("vbox upgrade", check=False, timeout=400)
+    (RUN / "s7-apt.txt").write_text(up.stdout + up.stderr)
+    m0 = re.search(r"UPGRADE from=(\S+) deb=(\S+) start=([\d.]+)", up.stdout)
+    m1 = re.search(r"UPGRADE rc=(\d+) to=(\S+) end=([\d.]+)", up.stdout)
+    v0, v1 = (m0.group(1) if m0 else "?"), (m1.group(2) if m1 else "?")
+    apt_s = float(m1.group(3)) - float(m0.group(3)) if m0 and m1 else float("nan")
+    end_before_due = (dose1 + 150 * 60 - float(m1.group(3))) if m1 else float("nan")
+    deb_version = m0.group(2).split("_")[1] if m0 else "?"
+    check(m1 is not None and m1.group(1) == "0" and v0 != v1 and v1 == deb_version,
+          problems, f"apt install: {m1.group(0) if m1 else up.stdout[-300:]}")
+    for _ in range(30):
+        u2 = unit_show(g, "InvocationID,MainPID,NRestarts,ActiveState,InactiveExitTimestampMonotonic,ActiveEnterTimestampMonotonic")
+        if u2.get("ActiveState") == "active":
+            break
+        time.sleep(0.5)
+    after = status_json(g)
+    journal = g.ssh(f"journalctl -u boxd --since @{t_seeded} -o short-monotonic --no-pager", check=False).stdout
+    (RUN / "s7-journal.txt").write_text(seed + journal)
+    started = len(re.findall(r"systemd\[1\]: Started boxd\.service", journal))
+    stopping = len(re.findall(r"systemd\[1\]: Stopping boxd\.service", journal))
+    auto = len(re.findall(r"Scheduled restart job", journal))
+    check(u2.get("InvocationID") != u1.get("InvocationID") and u2.get("MainPID") != u1.get("MainPID")
+          and started == 1 and stopping == 1 and auto == 0 and u2.get("NRestarts") == u1.get("NRestarts")
+          and u2.get("ActiveState") == "active", problems,
+          f"restarts: invocation {u1.get('InvocationID', '')[:8]}->{u2.get('InvocationID', '')[:8]}, pid {u1.get('MainPID')}->{u2.get('MainPID')}, "
+          f"journal Stopping x{stopping} Started x{started}, automatic restarts {auto}, NRestarts {u1.get('NRestarts')}->{u2.get('NRestarts')}")
+    check(after.get("dose1_at") == before.get("dose1_at") and after.get("dose1_at") is not None, problems,
+          f"status --json dose1_at {before.get('dose1_at')} -> {after.get('dose1_at')}")
+    kept = g.ssh("grep -c '^time_zone = \"America/New_York\"' /etc/boxd/boxd.toml", check=False).stdout.strip()
+    check(kept == "1", problems, "the edited boxd.toml was not kept")
+    # Until the window opens and its alarm has rung a few seconds; then a press takes Dose 2.
+    now = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
+    time.sleep(max(0, due_mono - now + 6))
+    ep = parse_edges(g.ssh("vbox press 150").stdout)
+    time.sleep(2.5)
+    cap, led_text = split_watch(g.ssh("vbox unwatch s7").stdout)
+    (RUN / "s7-capture.txt").write_text(seed + cap + "--- led" + led_text + f"\nedges {ep}\n")
+    final = status_json(g)
+    rows = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose2' AND undone_at IS NULL")
+    journal = g.ssh(f"journalctl -u boxd --since @{t_seeded} -o short-monotonic --no-pager", check=False).stdout
+    (RUN / "s7-journal.txt").write_text(seed + journal)
+    rings = len(re.findall(r"sound window_open", journal))
+    tones = parse_tones(cap)
+    overruns = re.search(r"overruns=(\d+)", cap)
+    e5 = [t for t in tones if t["note"] == "E5" and t["wave"] == "sine"]
+    early = [t for t in e5 if t["on"] < due_mono - 0.005]
+    wo = first(e5, lambda t: t["on"] >= due_mono - 0.005)
+    err = (wo["on"] - due_mono) * 1000 if wo else float("nan")
+    # The upgrade normally ends well before the window opens (the new boxd is READY first), and
+    # then the onset is held to the wall-clock schedule. On a machine so loaded that apt was
+    # still running when it fell due, the README's promise is what is checked: it rings once,
+    # as soon as the new boxd is up (within 1 s of READY=1), and the line says so.
+    start_mono = int(u2.get("InactiveExitTimestampMonotonic", 0)) / 1e6
+    ready_mono = int(u2.get("ActiveEnterTimestampMonotonic", 0)) / 1e6
+    fell_due_in_restart = ready_mono > due_mono
+    if not fell_due_in_restart:
+        check(wo is not None and -5 <= err <= 50 and not early, problems,
+              f"window_open onset {err:+.1f} ms after its wall-clock schedule, {len(early)} E5 tones before it")
+        onset_text = f"window_open E5 onset {err:+.1f} ms after Dose 1 + 150 min (new boxd READY {due_mono - ready_mono:.1f} s before)"
+    else:
+        late = (wo["on"] - ready_mono) if wo else float("nan")
+        check(wo is not None and wo["on"] >= start_mono and late <= 1.0 and not early, problems,
+              f"window_open fell due during the restart: onset {late:+.2f} s after the new boxd's READY=1")
+        onset_text = (f"WINDOW OPENED DURING THE RESTART ({ready_mono - due_mono:.1f} s before READY=1, apt still running): "
+                      f"window_open E5 onset {late * 1000:+.0f} ms after the new boxd's READY=1")
+    check(rings == 1, problems, f"window_open started {rings} times (journal, both boxd invocations)")
+    press_t = ep[0][0] if ep else float("inf")
+    chime = first(tones, lambda t: t["note"] == "C5" and t["on"] > press_t)
+    later = [t for t in tones if t["on"] > (chime["off"] if chime else press_t) + 0.2 and t["note"] in ("E5", "A5", "C6", "F6")]
+    check(final.get("dose2_at") is not None and final.get("phase") == "completed" and rows == "1" and chime is not None and not later,
+          problems, f"press in the window: dose2_at {final.get('dose2_at')}, phase {final.get('phase')}, dose2 rows {rows}, "
+          f"chime {'heard' if chime else 'NOT heard'}, {len(later)} alarm tones after it")
+    check(overruns is not None and overruns.group(1) == "0", problems, f"capture overruns {overruns.group(1) if overruns else '?'}")
+    in_ring = [t for t in e5 if wo and wo["on"] <= t["on"] <= press_t]
+    gap = max((b["on"] - a["on"] for a, b in zip(in_ring, in_ring[1:])), default=float("nan"))
+    check(len(in_ring) >= 2 and gap < 2.0, problems, f"the ring until the press: {len(in_ring)} tones, largest gap {gap:.2f} s")
+    return R.add("7 upgrade in the middle of a night", not problems,
+                 f"Dose 1 seeded 148 min ago (boxd on a simulated clock, vbox seed); `apt install ./{m0.group(2) if m0 else '?'}` "
+                 f"while boxd ran: {v0} -> {v1} in {apt_s:.1f} s, done {end_before_due:.0f} s before the window opened; "
+                 f"boxd restarted once (journal Stopping x{stopping}, Started x{started}; InvocationID "
+                 f"{u1.get('InvocationID', '')[:8]}->{u2.get('InvocationID', '')[:8]}; NRestarts {u2.get('NRestarts')}); "
+                 f"edited boxd.toml kept; status --json dose1_at {after.get('dose1_at')} (before: {before.get('dose1_at')}); "
+                 f"{onset_text}, started {rings}x, "
+                 f"{len(in_ring)} tones until the press (largest gap {gap:.2f} s), none before; press at +{(press_t - due_mono):.1f} s: Dose 2 "
+                 f"({final.get('dose2_at')}, phase {final.get('phase')}, {rows} row), chime "
+                 f"{((chime['on'] - press_t) * 1000) if chime else float('nan'):.0f} ms after the press edge, alarm silent after; "
+                 f"capture overruns {overruns.group(1) if overruns else '?'}"
+                 + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
     """Presses and boxctl writes in flight, kill -9 of qemu at a random moment, reboot the same
     image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up."""
@@ -1119,7 +1316,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -1133,22 +1330,24 @@ def main() -> int:
     kernel = build_kernel()
     rootfs = build_rootfs()
     clean = build_clean_image(kernel, rootfs)
-    boxd, boxctl = build_swift()
-    payload = build_payload(boxd, boxctl)
+    deb, next_deb = ensure_debs()
+    payload = build_payload(deb, next_deb)
     disk = RUN / "disk.img" if args.shell and args.reuse_disk else fresh_disk(clean)
     g = Guest(kernel, disk, payload, "main")
+    R.last = time.monotonic()  # the install's time includes this boot
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
-    wanted = args.only or ["3", "1", "2", "4", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "2", "4", "8", "7", "5", "6", "control"]
     rng = random.Random(args.seed)
     if not args.shell:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "2", "4")]:
+            for name in [n for n in wanted if n in ("3", "1", "2", "4", "8", "7")]:
                 try:
-                    {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog}[name](g)
+                    {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
+                     "8": scenario_members, "7": scenario_upgrade}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()
