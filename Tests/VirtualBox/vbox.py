@@ -24,6 +24,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+# The dose window opens this long after Dose 1: read from constants.json, never written here.
+WINDOW_OPEN_S = json.loads((REPO / "constants.json").read_text())["window"]["open_min"] * 60
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -704,10 +706,10 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     # wall-clock instant; the capture is on CLOCK_MONOTONIC, mapped through `vbox-helper clocks`.
     g.ssh("vbox-helper adjtimex sync")
     g.ssh("vbox watch s1b 40")
-    seed = g.ssh("vbox seed $((150 * 60 - 25))").stdout
+    seed = g.ssh(f"vbox seed {WINDOW_OPEN_S - 25}").stdout
     dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
     clocks = parse_kv(g.ssh("vbox-helper clocks").stdout)
-    due_mono = dose1 + 150 * 60 - (clocks["real"] - clocks["mono"])
+    due_mono = dose1 + WINDOW_OPEN_S - (clocks["real"] - clocks["mono"])
     st = status_json(g)
     time.sleep(max(0, due_mono - clocks["mono"] + 4))
     cap_b, _ = split_watch(g.ssh("vbox unwatch s1b").stdout)
@@ -868,14 +870,14 @@ def scenario_watchdog(g: Guest) -> bool:
     g.ssh("vbox-helper adjtimex sync")
     unit = dict(line.split("=", 1) for line in g.ssh("systemctl show boxd -p WatchdogUSec,RestartUSec,TimeoutAbortUSec").stdout.split())
     g.ssh("vbox watch s4 110")
-    seed = g.ssh("vbox seed $((150 * 60 - 20))").stdout
+    seed = g.ssh(f"vbox seed {WINDOW_OPEN_S - 20}").stdout
     dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
     before = status_json(g)
     time.sleep(1)
     pid = g.ssh("systemctl show boxd -p MainPID --value").stdout.strip()
     c = parse_kv(g.ssh(f"kill -STOP {pid}; vbox-helper clocks").stdout)
     t_stop = c["mono"]
-    due = dose1 + 150 * 60 - (c["real"] - c["mono"])
+    due = dose1 + WINDOW_OPEN_S - (c["real"] - c["mono"])
     restarted = None
     end = time.monotonic() + 90
     while time.monotonic() < end:
@@ -985,11 +987,11 @@ def scenario_upgrade(g: Guest) -> bool:
     problems: list[str] = []
     g.ssh("vbox-helper adjtimex sync")
     g.ssh("vbox watch s7 240")
-    seed = g.ssh(f"vbox seed {148 * 60}").stdout
+    seed = g.ssh(f"vbox seed {WINDOW_OPEN_S - 2 * 60}").stdout
     t_seeded = g.ssh("date +%s.%N").stdout.strip()
     dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
     clocks = parse_kv(g.ssh("vbox-helper clocks").stdout)
-    due_mono = dose1 + 150 * 60 - (clocks["real"] - clocks["mono"])
+    due_mono = dose1 + WINDOW_OPEN_S - (clocks["real"] - clocks["mono"])
     before = status_json(g)
     u1 = unit_show(g, "InvocationID,MainPID,NRestarts,ActiveState")
     time.sleep(2)
@@ -999,7 +1001,7 @@ def scenario_upgrade(g: Guest) -> bool:
     m1 = re.search(r"UPGRADE rc=(\d+) to=(\S+) end=([\d.]+)", up.stdout)
     v0, v1 = (m0.group(1) if m0 else "?"), (m1.group(2) if m1 else "?")
     apt_s = float(m1.group(3)) - float(m0.group(3)) if m0 and m1 else float("nan")
-    end_before_due = (dose1 + 150 * 60 - float(m1.group(3))) if m1 else float("nan")
+    end_before_due = (dose1 + WINDOW_OPEN_S - float(m1.group(3))) if m1 else float("nan")
     deb_version = m0.group(2).split("_")[1] if m0 else "?"
     check(m1 is not None and m1.group(1) == "0" and v0 != v1 and v1 == deb_version,
           problems, f"apt install: {m1.group(0) if m1 else up.stdout[-300:]}")
