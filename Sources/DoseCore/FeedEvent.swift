@@ -33,24 +33,47 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     /// The record it is about: the dose event's, sleep event's or check-in's id (for an
     /// undo, the undone dose event's); nil for a session's start and close.
     public var subject: String?
-    /// The record's own facts by the log's names (source, event_type, terminal_state,
-    /// reason, the dose metadata keys); only what the record has.
-    public var detail: [String: String]
+    /// Who made the change (`button:dose`, `cli:1000`, `system`): the record's source.
+    public var source: String?
+    /// A sleep event's type; for an undo, the undone event's type (`snooze`, `dose2` …).
+    public var eventType: String?
+    public var notes: String?
+    /// A dose's metadata (schema seed): early, late, the snooze's number, a skip's reason.
+    public var isEarly: Bool?
+    public var isLate: Bool?
+    public var snoozeNumber: Int?
+    /// A skip's reason, or why a session closed.
+    public var reason: String?
+    /// How a session ended (completed, skipped, expired, aborted).
+    public var terminalState: String?
+    /// The target in effect when a session began.
+    public var targetMinutes: Int?
 
     public init(id: Int64, kind: Kind, at: String, sessionID: String, sessionDate: String, subject: String? = nil,
-                detail: [String: String] = [:]) {
+                source: String? = nil, eventType: String? = nil, notes: String? = nil, isEarly: Bool? = nil,
+                isLate: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil, terminalState: String? = nil,
+                targetMinutes: Int? = nil) {
         self.id = id
         self.kind = kind
         self.at = at
         self.sessionID = sessionID
         self.sessionDate = sessionDate
         self.subject = subject
-        self.detail = detail
+        self.source = source
+        self.eventType = eventType
+        self.notes = notes
+        self.isEarly = isEarly
+        self.isLate = isLate
+        self.snoozeNumber = snoozeNumber
+        self.reason = reason
+        self.terminalState = terminalState
+        self.targetMinutes = targetMinutes
     }
 
+    // camelCase here; the control protocol's coders put snake_case on the wire (session_id …).
     enum CodingKeys: String, CodingKey {
-        case id, kind, at, subject, detail
-        case sessionID = "session_id"
-        case sessionDate = "session_date"
+        case id, kind, at, subject, source, eventType, notes, isEarly, isLate, snoozeNumber, reason, terminalState, targetMinutes
+        case sessionID = "sessionId"
+        case sessionDate
     }
 }
