@@ -11,6 +11,8 @@ import GRDB
 ///   may be renumbered by VACUUM).
 /// - `boot_id` / `mono_ns` next to every timestamp, so a `Moment` can be rebuilt exactly.
 /// - `undone_*` on dose_events: undo marks the row, it never deletes it.
+/// - `undone_seq` / `end_seq` (v6): the seq of an undo and of a session close, from the
+///   same sequence, so the event feed can list those changes in the order they were written.
 /// - Foreign keys from events to sleep_sessions (the seed disables them; the box has no
 ///   reason to accept an event for a session that was never opened).
 enum Schema {
@@ -96,7 +98,51 @@ enum Schema {
                     FROM sleep_sessions s ORDER BY s.seq DESC LIMIT 1;
                 """)
         }
+        // The event feed (`NightLog.feed`) is read from the log in seq order, and an undo or
+        // a session close is a change of its own: undone_seq and end_seq are the seq given
+        // to that change, from the same sequence (`Writes.nextSeq` takes their maximum too;
+        // UNIQUE, so that MAX is a lookup; NULL while the row is not undone / not closed).
+        // Rows already undone or closed get new seqs after the current maximum, in the
+        // order the changes happened (undone_at / end_utc, then the row's seq): the feed
+        // lists them after everything the log held, never under an id a reader has seen.
+        migrator.registerMigration("v6-feed-seq") { db in
+            try db.execute(sql: """
+                ALTER TABLE dose_events ADD COLUMN undone_seq INTEGER;
+                ALTER TABLE sleep_sessions ADD COLUMN end_seq INTEGER;
+                CREATE UNIQUE INDEX idx_dose_events_undone_seq ON dose_events(undone_seq);
+                CREATE UNIQUE INDEX idx_sleep_sessions_end_seq ON sleep_sessions(end_seq);
+                """)
+            try backfillChangeSeqs(db)
+        }
         return migrator
+    }
+
+    /// Gives every undone dose event without an undone_seq and every closed session without
+    /// an end_seq a new seq after the log's maximum, in the order the changes happened
+    /// (undone_at / end_utc, then the row's seq). The v6 migration, and a salvage of a log
+    /// written before it.
+    static func backfillChangeSeqs(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TEMP TABLE change_seq_backfill (tbl TEXT NOT NULL, key TEXT NOT NULL, new_seq INTEGER NOT NULL,
+                                                   PRIMARY KEY (tbl, key));
+            INSERT INTO change_seq_backfill (tbl, key, new_seq)
+                SELECT tbl, key,
+                       ifnull((SELECT max(m) FROM (
+                            SELECT max(seq) AS m FROM sleep_sessions UNION ALL SELECT max(end_seq) FROM sleep_sessions
+                            UNION ALL SELECT max(seq) FROM dose_events UNION ALL SELECT max(undone_seq) FROM dose_events
+                            UNION ALL SELECT max(seq) FROM sleep_events UNION ALL SELECT max(seq) FROM morning_checkins)), 0)
+                       + row_number() OVER (ORDER BY at, seq)
+                FROM (SELECT 'dose_events' AS tbl, id AS key, undone_at AS at, seq FROM dose_events
+                          WHERE undone_at IS NOT NULL AND undone_seq IS NULL
+                      UNION ALL
+                      SELECT 'sleep_sessions', session_id, end_utc, seq FROM sleep_sessions
+                          WHERE end_utc IS NOT NULL AND end_seq IS NULL);
+            UPDATE dose_events SET undone_seq = (SELECT new_seq FROM change_seq_backfill WHERE tbl = 'dose_events' AND key = dose_events.id)
+                WHERE undone_at IS NOT NULL AND undone_seq IS NULL;
+            UPDATE sleep_sessions SET end_seq = (SELECT new_seq FROM change_seq_backfill WHERE tbl = 'sleep_sessions' AND key = sleep_sessions.session_id)
+                WHERE end_utc IS NOT NULL AND end_seq IS NULL;
+            DROP TABLE change_seq_backfill;
+            """)
     }
 
     /// The seed's integer feeling_rested (1-5) from the box's answer, in SQL.
