@@ -38,12 +38,15 @@ extension NightLog {
         }
     }
 
-    /// One past the highest `seq` in any table (each MAX is a lookup in its UNIQUE index).
+    /// One past the highest seq given so far: `seq` in any table, and the seqs of undos
+    /// (`undone_seq`) and session closes (`end_seq`). Each MAX is a lookup in its UNIQUE index.
     static func nextSeq(_ db: Database) throws -> Int64 {
         let max = try Int64.fetchOne(db, sql: """
             SELECT MAX(m) FROM (
                 SELECT MAX(seq) AS m FROM sleep_sessions
+                UNION ALL SELECT MAX(end_seq) FROM sleep_sessions
                 UNION ALL SELECT MAX(seq) FROM dose_events
+                UNION ALL SELECT MAX(undone_seq) FROM dose_events
                 UNION ALL SELECT MAX(seq) FROM sleep_events
                 UNION ALL SELECT MAX(seq) FROM morning_checkins)
             """)
@@ -87,10 +90,11 @@ extension NightLog {
 
         case .undone(let u):
             // Undo marks the row; it stays for the record and is skipped by state, history and export.
+            // undone_seq: this record's place in the sequence (the feed lists the undo there).
             try db.cachedStatement(sql: """
-                UPDATE dose_events SET undone_at = ?, undone_source = ?, undone_boot_id = ?, undone_mono_ns = ?
+                UPDATE dose_events SET undone_at = ?, undone_source = ?, undone_boot_id = ?, undone_mono_ns = ?, undone_seq = ?
                 WHERE id = ? AND undone_at IS NULL
-                """).execute(arguments: [u.at.wall.iso8601, u.source.description, u.at.boot, u.at.monoNanos, u.eventID])
+                """).execute(arguments: [u.at.wall.iso8601, u.source.description, u.at.boot, u.at.monoNanos, seq, u.eventID])
             if db.changesCount == 0 {
                 let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM dose_events WHERE id = ?", arguments: [u.eventID]) ?? false
                 throw NightLogError.invalidRecord(
@@ -98,11 +102,12 @@ extension NightLog {
             }
 
         case .sessionClosed(let c):
+            // end_seq: this record's place in the sequence (the feed lists the close there).
             try db.cachedStatement(sql: """
-                UPDATE sleep_sessions SET end_utc = ?, end_boot_id = ?, end_mono_ns = ?, terminal_state = ?, close_reason = ?
+                UPDATE sleep_sessions SET end_utc = ?, end_boot_id = ?, end_mono_ns = ?, terminal_state = ?, close_reason = ?, end_seq = ?
                 WHERE session_id = ? AND end_utc IS NULL
                 """).execute(arguments: [c.at.wall.iso8601, c.at.boot, c.at.monoNanos, c.terminalState.rawValue,
-                                         c.reason.rawValue, c.sessionID])
+                                         c.reason.rawValue, seq, c.sessionID])
             if db.changesCount == 0 {
                 let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM sleep_sessions WHERE session_id = ?", arguments: [c.sessionID]) ?? false
                 throw NightLogError.invalidRecord(
