@@ -13,6 +13,9 @@ extension Salvage {
             figures.append(SalvageReport.Table(name: table.name, salvaged: salvaged, refused: refused,
                                                complete: table.exists && table.complete, readErrors: table.readErrors))
         }
+        // Rows from a log written before the v6 migration: their undos and closes get their
+        // seqs here, as the migration would have given them (the new log ran it empty).
+        try Schema.backfillChangeSeqs(db)
         // Earlier recoveries' records, best effort: history, not part of the figures.
         if let recoveries = read.recoveries { _ = try insert(recoveries, db: db) }
 
