@@ -276,6 +276,8 @@ struct StoredRow {
     func optionalText(_ c: String) throws -> String? { try column(c) }
     func int(_ c: String) throws -> Int { try column(c) }
     func int64(_ c: String) throws -> Int64 { try column(c) }
+    func optionalInt(_ c: String) throws -> Int? { try column(c) }
+    func optionalBool(_ c: String) throws -> Bool? { try column(c) }
 
     /// A stored enum (wire string) back to its Swift case.
     func value<T: RawRepresentable>(_ c: String) throws -> T where T.RawValue == String {

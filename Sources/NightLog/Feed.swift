@@ -1,0 +1,88 @@
+import DoseCore
+import Foundation
+import GRDB
+
+/// The event feed (`FeedEvent`), read from the log itself: one entry per seq given.
+///
+/// - sleep_sessions: `.nightStarted` (seq, start_utc; targetMinutes) and, once closed,
+///   `.nightClosed` (end_seq, end_utc; terminalState, reason = close_reason).
+/// - dose_events: the dose by its event_type (seq, timestamp; source and the metadata's
+///   is_early, is_late, snooze_number, reason) and, once undone, `.undo` (undone_seq,
+///   undone_at; eventType = the undone row's event_type, source = undone_source). The undone
+///   dose keeps its own entry: it happened. (is_extra_dose has no field: the kind says it.)
+/// - sleep_events: `.sleepEvent` (eventType, source, notes).
+/// - morning_checkins: `.checkIn` (source).
+///
+/// `subject` is the dose event's, sleep event's or check-in's id; texts are as stored.
+extension NightLog {
+    /// Every feed entry with an id greater than `after`, in ascending id order, at most `limit`
+    /// of them. Reading again with `after` = the last id returned continues without a gap or
+    /// a repeat (ids are never reused).
+    public func feed(after: Int64, limit: Int) throws(NightLogError) -> [FeedEvent] {
+        guard limit > 0 else { return [] }
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                try Row.fetchAll(db, sql: Self.feedSQL, arguments: ["after": after, "limit": limit]).map { row in
+                    try Self.feedEvent(row, path: path)
+                }
+            }
+        }
+    }
+
+    /// The highest id in the feed (the last seq given), 0 for an empty log: where a reader
+    /// that wants only what comes next starts.
+    public func lastFeedID() throws(NightLogError) -> Int64 {
+        try guarded {
+            try db.read { db in try Self.nextSeq(db) - 1 }
+        }
+    }
+
+    /// One UNION ALL over the six kinds of change. Each branch is limited on its own (a range
+    /// of its UNIQUE seq index), then the union is ordered by id and limited again: a read
+    /// costs about `limit` rows per branch, however long the log.
+    /// Columns: id, kind, at, session_id, session_date, subject, source, event_type, notes,
+    /// is_early, is_late, snooze_number, reason, terminal_state, target_minutes.
+    static let feedSQL = """
+        SELECT * FROM (
+            SELECT seq AS id, '\(FeedEvent.Kind.nightStarted.rawValue)' AS kind, start_utc AS at, session_id, session_date,
+                   NULL AS subject, NULL AS source, NULL AS event_type, NULL AS notes, NULL AS is_early, NULL AS is_late,
+                   NULL AS snooze_number, NULL AS reason, NULL AS terminal_state, target_minutes
+            FROM sleep_sessions WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, event_type, timestamp, session_id, session_date, id, source, NULL, NULL,
+                   json_extract(metadata, '$.is_early'), json_extract(metadata, '$.is_late'),
+                   json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), NULL, NULL
+            FROM dose_events WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT undone_seq, '\(FeedEvent.Kind.undo.rawValue)', undone_at, session_id, session_date, id, undone_source, event_type,
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            FROM dose_events WHERE undone_seq > :after ORDER BY undone_seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, '\(FeedEvent.Kind.sleepEvent.rawValue)', timestamp, session_id, session_date, id, source, event_type, notes,
+                   NULL, NULL, NULL, NULL, NULL, NULL
+            FROM sleep_events WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, '\(FeedEvent.Kind.checkIn.rawValue)', timestamp, session_id, session_date, id, source, NULL, NULL,
+                   NULL, NULL, NULL, NULL, NULL, NULL
+            FROM morning_checkins WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT end_seq, '\(FeedEvent.Kind.nightClosed.rawValue)', end_utc, session_id, session_date, NULL, NULL, NULL, NULL,
+                   NULL, NULL, NULL, close_reason, terminal_state, NULL
+            FROM sleep_sessions WHERE end_seq > :after ORDER BY end_seq LIMIT :limit)
+        ORDER BY id LIMIT :limit
+        """
+
+    /// One row of `feedSQL`; a value of the wrong type becomes `.unreadable` naming the entry.
+    private static func feedEvent(_ row: Row, path: String) throws -> FeedEvent {
+        let id = (try? row.decode(Int64?.self, atIndex: 0)) ?? nil
+        let r = StoredRow(row, "feed entry \(id.map(String.init) ?? "NULL")", path: path)
+        return FeedEvent(id: try r.int64("id"), kind: try r.value("kind"), at: try r.text("at"),
+                         sessionID: try r.text("session_id"), sessionDate: try r.text("session_date"),
+                         subject: try r.optionalText("subject"), source: try r.optionalText("source"),
+                         eventType: try r.optionalText("event_type"), notes: try r.optionalText("notes"),
+                         isEarly: try r.optionalBool("is_early"), isLate: try r.optionalBool("is_late"),
+                         snoozeNumber: try r.optionalInt("snooze_number"), reason: try r.optionalText("reason"),
+                         terminalState: try r.optionalText("terminal_state"), targetMinutes: try r.optionalInt("target_minutes"))
+    }
+}
