@@ -29,6 +29,15 @@ extension NightLog {
         return try DatabaseQueue(path: path, configuration: config).read { db in try dump(table, db: db) }
     }
 
+    /// Creates a log at `path` as an older build left it: migrated up to `migration` only,
+    /// then `sql` run on it (rows that build would have written).
+    static func createOlderLog(path: String, upTo migration: String, sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
     private static func dump(_ table: String, db: Database) throws -> [[String: String]] {
         try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM \(table) ORDER BY rowid").map { row in
             var out: [String: String] = [:]
