@@ -13,7 +13,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 /// version does not know, are ignored.
 extension Command: Codable {
     enum Key: String, CodingKey {
-        case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed
+        case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,6 +45,8 @@ extension Command: Codable {
         case "test.sound":
             let name = try f.name(among: Array(TestSignals.sounds.keys))
             self = .testSound(name: name, inMs: try f.int(.ms).map { try f.check($0, in: Limits.testSoundInMs, .ms, unit: "ms") })
+        case "watch":
+            self = .watch(after: try f.int64(.after).map { try f.check($0, in: 0...Int64.max, .after) })
         default:
             if cmd.hasPrefix("sim."), let sim = try SimCommand(String(cmd.dropFirst(4)), f) { self = .sim(sim) }
             else if cmd.hasPrefix("bench."), let bench = try BenchCommand(String(cmd.dropFirst(6)), f) { self = .bench(bench) }
@@ -74,6 +76,7 @@ extension Command: Codable {
         case .testSound(let name, let inMs):
             try c.encode(name, forKey: .name)
             try c.encodeIfPresent(inMs, forKey: .ms)
+        case .watch(let after): try c.encodeIfPresent(after, forKey: .after)
         case .sim(let s): try s.encode(into: &c)
         case .bench(.inject(let button, let pressed)):
             try c.encode(button, forKey: .button)

@@ -23,6 +23,10 @@ public enum Command: Sendable, Hashable {
     case testLED(name: String)
     /// Plays a sound (a name in `TestSignals.sounds`), or `inMs` later on the alarm timer.
     case testSound(name: String, inMs: Int?)
+    /// Follows the night log's event feed: every entry after `after` (the entries' ids), or
+    /// from now when nil, then each new one as it is committed. The connection stays open:
+    /// boxd replies `watching`, then one `event` frame per entry (see `ControlServer`).
+    case watch(after: Int64?)
     case sim(SimCommand)
     case bench(BenchCommand)
 
@@ -42,6 +46,7 @@ public enum Command: Sendable, Hashable {
         case .doctor: "doctor"
         case .testLED: "test.led"
         case .testSound: "test.sound"
+        case .watch: "watch"
         case .sim(let s): "sim." + s.name
         case .bench(let b): "bench." + b.name
         }

@@ -56,6 +56,40 @@ public struct ControlClient: Sendable {
     }
 }
 
+extension ControlClient {
+    /// Sends `watch` and hands every reply frame to `onReply` until boxd closes the
+    /// connection (then `.unreachable`) or `onReply` returns false. No read timeout: a
+    /// quiet night sends nothing for hours.
+    public func watch(after: Int64?, onReply: (Reply) -> Bool) throws(Failure) {
+        guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
+        guard let fd = UnixSocket.connectStream(path) else {
+            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        guard let frame = try? ControlProtocol.line(Command.watch(after: after)) else { throw .badReply("cannot encode the command") }
+        guard UnixSocket.writeAll(fd, frame) else { throw .unreachable("boxd closed the connection") }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let decoder = ControlProtocol.decoder()
+        while true {
+            while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[..<nl])
+                buffer.removeSubrange(...nl)
+                let reply: Reply
+                do { reply = try decoder.decode(Reply.self, from: line) } catch {
+                    throw .badReply("boxd's reply could not be read: \(error)")
+                }
+                guard onReply(reply) else { return }
+            }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { throw .unreachable("boxd closed the watch (\(n == 0 ? "it stopped or restarted" : String(cString: strerror(errno))))") }
+            buffer += chunk[0..<n]
+            if buffer.count > 16 * 1024 * 1024 { throw .badReply("reply too large") }
+        }
+    }
+}
+
 /// Durations as people type them: 150m, 30s, 1h5m, 1d, 500ms, with an optional sign.
 public enum DurationText {
     public static func parseMilliseconds(_ text: String) -> Int64? {

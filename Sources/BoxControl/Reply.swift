@@ -21,12 +21,17 @@ public enum Reply: Sendable, Hashable {
     case sounds([SoundReport])
     /// The benchmark's measurements, in milliseconds, by name.
     case metrics([String: [Double]])
+    /// `watch` began: the events that follow have ids above `after` (for a watch from now,
+    /// the newest id in the log when it began).
+    case watching(after: Int64)
+    /// One entry of the night log's event feed, on a `watch` connection.
+    case event(FeedEvent)
 
     public var ok: Bool { exit == .ok }
 
     public var exit: ExitCode {
         switch self {
-        case .done, .status, .config, .led, .sounds, .metrics: .ok
+        case .done, .status, .config, .led, .sounds, .metrics, .watching, .event: .ok
         case .refused: .refused
         case .failed: .failed
         case .usage: .usage
@@ -37,7 +42,7 @@ public enum Reply: Sendable, Hashable {
     public var message: String {
         switch self {
         case .done(let m, _), .refused(_, let m, _), .failed(_, let m, _), .usage(let m, _), .busy(let m): m
-        case .status, .config, .led, .sounds, .metrics: "ok"
+        case .status, .config, .led, .sounds, .metrics, .watching, .event: "ok"
         }
     }
 
@@ -61,6 +66,8 @@ public enum Reply: Sendable, Hashable {
     public var sounds: [SoundReport]? { if case .sounds(let s) = self { s } else { nil } }
     public var config: [ConfigEntry]? { if case .config(let c) = self { c } else { nil } }
     public var metrics: [String: [Double]]? { if case .metrics(let m) = self { m } else { nil } }
+    public var event: FeedEvent? { if case .event(let e) = self { e } else { nil } }
+    public var after: Int64? { if case .watching(let a) = self { a } else { nil } }
 
     /// The case's name on the wire.
     var kind: String {
@@ -75,13 +82,15 @@ public enum Reply: Sendable, Hashable {
         case .led: "led"
         case .sounds: "sounds"
         case .metrics: "metrics"
+        case .watching: "watching"
+        case .event: "event"
         }
     }
 }
 
 extension Reply: Codable {
     enum Key: String, CodingKey {
-        case v, reply, ok, exit, message, code, status, led, sounds, config, metrics
+        case v, reply, ok, exit, message, code, status, led, sounds, config, metrics, after, event
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -97,6 +106,8 @@ extension Reply: Codable {
         try c.encodeIfPresent(sounds, forKey: .sounds)
         try c.encodeIfPresent(config, forKey: .config)
         try c.encodeIfPresent(metrics, forKey: .metrics)
+        try c.encodeIfPresent(after, forKey: .after)
+        try c.encodeIfPresent(event, forKey: .event)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,6 +122,8 @@ extension Reply: Codable {
         case "led": self = .led(try c.decode(LEDReport.self, forKey: .led))
         case "sounds": self = .sounds(try c.decode([SoundReport].self, forKey: .sounds))
         case "metrics": self = .metrics(try c.decode([String: [Double]].self, forKey: .metrics))
+        case "watching": self = .watching(after: try c.decode(Int64.self, forKey: .after))
+        case "event": self = .event(try c.decode(FeedEvent.self, forKey: .event))
         default:
             // done, refused, failed, usage, busy, or a kind a newer boxd added: the exit code says which.
             switch exit {

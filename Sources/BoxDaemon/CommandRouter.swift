@@ -23,6 +23,9 @@ extension Engine {
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
         case .testSound(let name, let inMs): return await testSound(name, inMs: inMs)
+        case .watch:
+            // The control server streams a watch on its own connection; one that reaches here cannot stream.
+            return .usage("watch streams the event feed on its own connection; it cannot be answered with one reply")
         case .sim(let sim):
             // The sim clock, not merely sim buttons: sim commands move time.
             guard clock.isSimulated else {
@@ -35,6 +38,18 @@ extension Engine {
                 return .refused(code: "403_NOT_SIMULATED", message: "bench commands work only when boxd runs with --hardware sim", status: nil)
             }
             return await benchCommand(bench)
+        }
+    }
+
+    /// The event feed after `after` (at most `limit` entries) and the newest id, for `watch`.
+    public func feedPage(after: Int64?, limit: Int) -> Result<(newest: Int64, events: [FeedEvent]), WatchSource.WatchFailure> {
+        guard let log else { return .failure(.init(logFaultDetail ?? "the night log is not open")) }
+        do {
+            let newest = try log.lastFeedID()
+            guard let after else { return .success((newest, [])) }
+            return .success((newest, try log.feed(after: after, limit: limit)))
+        } catch {
+            return .failure(.init("\(error)"))
         }
     }
 

@@ -22,6 +22,10 @@ public final class ControlServer: Sendable {
     let path: String
     let handler: Handler
     let logger: Logger
+    /// The night log's feed for `watch` (ControlServer+Watch); nil: watch is refused.
+    let watch: WatchSource?
+    /// Connections following the feed now.
+    let watchers = Mutex<Int>(0)
     private let listenFD = Mutex<Int32>(-1)
     /// Connections being served by their own thread.
     private let active = Mutex<Int>(0)
@@ -36,9 +40,10 @@ public final class ControlServer: Sendable {
     /// How long the overflow thread waits for a waiting connection's frame.
     static let overflowTimeoutMs = 500
 
-    public init(path: String, logger: Logger, handler: @escaping Handler) {
+    public init(path: String, logger: Logger, watch: WatchSource? = nil, handler: @escaping Handler) {
         self.path = path
         self.logger = logger
+        self.watch = watch
         self.handler = handler
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
@@ -214,7 +219,12 @@ public final class ControlServer: Sendable {
             while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let frame = Array(buffer[..<nl])
                 buffer.removeSubrange(...nl)
-                guard send(respond(to: frame, uid: uid), to: fd) else { return }
+                let decoded = ControlProtocol.decodeCommand(frame)
+                if case .success(.watch(let after)) = decoded {
+                    follow(fd, after: after)
+                    return
+                }
+                guard send(respond(to: decoded, uid: uid), to: fd) else { return }
             }
             if buffer.count > ControlProtocol.maxFrameBytes {
                 _ = send(.usage("frame too large (limit \(ControlProtocol.maxFrameBytes) bytes)"), to: fd)
@@ -225,7 +235,11 @@ public final class ControlServer: Sendable {
 
     /// A frame's reply: the handler's, or a usage reply saying what is wrong with the frame.
     func respond(to frame: [UInt8], uid: UInt32) -> Reply {
-        switch ControlProtocol.decodeCommand(frame) {
+        respond(to: ControlProtocol.decodeCommand(frame), uid: uid)
+    }
+
+    func respond(to decoded: Result<Command, ProtocolError>, uid: UInt32) -> Reply {
+        switch decoded {
         case .success(let command): respond(to: command, uid: uid)
         case .failure(let problem): .usage(problem.message)
         }

@@ -83,6 +83,8 @@ public actor Engine {
 
     /// What was played, with simulated-clock offsets (for `boxctl sim sounds` and tests).
     public internal(set) var soundLog: [SoundReport] = []
+    /// Rung after every commit, for the `watch` connections (see `FeedSignal`).
+    public nonisolated let feedSignal = FeedSignal()
     var metrics = BenchMetrics()
 
     public init(state: BoxState, log: NightLog?, stateDirectory: URL, clock: any BoxClock, hardware: Hardware, config: BoxConfig,
@@ -208,6 +210,7 @@ public actor Engine {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
             try log.append(all)
             unsaved = []
+            feedSignal.notify()
             if logFaultDetail != nil {
                 logFaultDetail = nil
                 logger.notice("night log writable again")

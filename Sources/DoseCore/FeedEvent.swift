@@ -33,7 +33,7 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     /// The record it is about: the dose event's, sleep event's or check-in's id (for an
     /// undo, the undone dose event's); nil for a session's start and close.
     public var subject: String?
-    /// Who made the change (`button:dose`, `cli:1000`, `system`): the record's source.
+    /// Who made the change (`button:dose`, `boxctl:uid=1000`, `system`): the record's source.
     public var source: String?
     /// A sleep event's type; for an undo, the undone event's type (`snooze`, `dose2` …).
     public var eventType: String?

@@ -20,6 +20,7 @@ import Testing
         .sim(.advance(ms: 9_000_000)), .sim(.clockStep(ms: -3_600_000)), .sim(.led), .sim(.sounds(clear: true)),
         .sim(.fault(.logReadonly)), .sim(.fault(.audioFail)), .sim(.fault(.audioOk)),
         .bench(.inject(button: "dose", pressed: true)), .bench(.inject(button: "dose", pressed: false)), .bench(.metrics),
+        .watch(after: nil), .watch(after: 0), .watch(after: 41),
     ]
 
     static func decode(_ json: String) -> Result<Command, ProtocolError> { ControlProtocol.decodeCommand(Array(json.utf8)) }
@@ -40,6 +41,18 @@ import Testing
         let names = Self.everyCommand.map(\.name)
         #expect(names.filter { $0.contains(".") }.allSatisfy { ["sim.", "bench.", "test."].contains(where: $0.hasPrefix) })
         #expect(Self.everyCommand.filter(\.needsSimulation).allSatisfy { $0.name.hasPrefix("sim.") || $0.name.hasPrefix("bench.") })
+    }
+
+    /// A caregiver bridge reads these frames: the spelling is part of the contract.
+    @Test func watchFramesKeepTheirSpelling() throws {
+        func json(_ r: Reply) throws -> String { String(decoding: try ControlProtocol.encoder().encode(r), as: UTF8.self) }
+        #expect(String(decoding: try ControlProtocol.encoder().encode(Command.watch(after: 7)), as: UTF8.self) == #"{"after":7,"cmd":"watch","v":1}"#)
+        #expect(try json(.watching(after: 7)) == #"{"after":7,"exit":0,"message":"ok","ok":true,"reply":"watching","v":1}"#)
+        let event = FeedEvent(id: 8, kind: .undo, at: "2026-11-24T01:00:00.000Z", sessionID: "s", sessionDate: "2026-11-23",
+                              subject: "e1", source: "boxctl:uid=1000", eventType: "snooze")
+        #expect(try json(.event(event)) == #"{"event":{"at":"2026-11-24T01:00:00.000Z","event_type":"snooze","id":8,"kind":"undo","#
+            + #""session_date":"2026-11-23","session_id":"s","source":"boxctl:uid=1000","subject":"e1"},"exit":0,"message":"ok","ok":true,"reply":"event","v":1}"#)
+        #expect(event.text(in: TimeZone(identifier: "UTC")!) == "#8  01:00  undo of the snooze  by boxctl:uid=1000")
     }
 
     @Test func unknownFieldsAndOtherCommandsFieldsAreIgnored() throws {
@@ -87,6 +100,8 @@ import Testing
         (#"{"v":1,"cmd":"sim.clock_step","ms":-9223372036854775808}"#, "ms must be -34560000000 to 34560000000 ms (400 days either way)"),
         (#"{"v":1,"cmd":"sim.fault","name":"meltdown"}"#, "name must be one of log-readonly, audio-fail, audio-ok"),
         (#"{"v":1,"cmd":"bench.inject","button":"dose"}"#, "pressed is missing: true (down) or false (up)"),
+        (#"{"v":1,"cmd":"watch","after":-1}"#, "after must be 0 to 9223372036854775807"),
+        (#"{"v":1,"cmd":"watch","after":"yesterday"}"#, "after must be a whole number"),
     ])
     func eachBadFieldIsNamed(frame: String, message: String) {
         switch Self.decode(frame) {
@@ -106,6 +121,11 @@ import Testing
             .usage("no button named x", code: "404_UNKNOWN_BUTTON"), .busy("boxd is busy"), .status(status),
             .config([ConfigEntry(key: "clock", value: "sim", source: "command line")]), .led(LEDReport(color: "green", pattern: "pulse")),
             .sounds([SoundReport(offsetMs: 5, name: "success", level: nil)]), .metrics(["press_to_led_ms": [1.5, 2], "single_commit_ms": []]),
+            .watching(after: 41),
+            .event(FeedEvent(id: 42, kind: .dose2, at: "2026-11-24T03:10:00.250Z", sessionID: "s1", sessionDate: "2026-11-23",
+                             subject: "d2", source: "button:dose", isLate: true)),
+            .event(FeedEvent(id: 43, kind: .nightClosed, at: "2026-11-24T09:00:00.000Z", sessionID: "s1", sessionDate: "2026-11-23",
+                             reason: "checkin", terminalState: "completed")),
         ]
         for reply in replies {
             let data = try ControlProtocol.encoder().encode(reply)

@@ -1,0 +1,32 @@
+import DoseCore
+import Foundation
+
+extension FeedEvent {
+    /// One line for `boxctl watch`: id, local time in `zone`, what happened, who did it.
+    ///     #42  01:12  Dose 2 (late)  by button:dose
+    public func text(in zone: TimeZone) -> String {
+        let time = Date(iso8601: at).map { LocalTime.hhmm($0, in: zone) } ?? at
+        let by = source.map { "  by \($0)" } ?? ""
+        return "#\(id)  \(time)  \(what)\(by)"
+    }
+
+    /// What happened, as people say it.
+    public var what: String {
+        switch kind {
+        case .nightStarted: return "night \(sessionDate) started" + (targetMinutes.map { " (target \($0) min)" } ?? "")
+        case .dose1, .dose2, .extraDose:
+            let name = kind == .extraDose ? "extra dose" : kind == .dose1 ? "Dose 1" : "Dose 2"
+            let flags = [isEarly == true ? "early" : nil, isLate == true ? "late" : nil].compactMap { $0 }
+            return name + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")
+        case .dose2Skipped: return "Dose 2 skipped" + (reason.map { " (\($0))" } ?? "")
+        case .snooze: return "snooze" + (snoozeNumber.map { " \($0)" } ?? "")
+        case .undo:
+            let undone = eventType.flatMap(DoseEventType.init(rawValue:))?.label ?? eventType ?? "an event"
+            return "undo of \(undone)"
+        case .sleepEvent: return "sleep event \(eventType ?? "?")" + (notes.map { ": \($0)" } ?? "")
+        case .checkIn: return "morning check-in"
+        case .nightClosed:
+            return "night \(sessionDate) closed" + (terminalState.map { ": \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
+        }
+    }
+}
