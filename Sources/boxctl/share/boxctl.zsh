@@ -59,6 +59,7 @@ _boxctl() {
             'checkin:The morning check-in (quick mode). It closes the night.'
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
             'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
+            'watch:Follow the night live: a line per event as boxd records it (Ctrl-C stops).'
             'config:The active configuration.'
             'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
             'doctor:Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'
@@ -70,7 +71,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|export|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|export|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -250,6 +251,20 @@ _boxctl_export() {
         '--from[First session date, YYYY-MM-DD.]:from:'
         '--to[Last session date, YYYY-MM-DD.]:to:'
         '--force[Replace CSV files already in --out.]'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_watch() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--after[Show every event after this id first (0\: the whole log). Default\: only what happens from now.]:after:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
