@@ -90,6 +90,12 @@ public struct BoxState: Sendable, Hashable {
         return AlarmPlan.make(targetMinutes: effectiveTargetMinutes, rules: settings.rules)
     }
 
+    /// The caregiver escalations of the open night while Dose 2 is outstanding, else none.
+    public var caregiverPlan: CaregiverPlan {
+        guard night.isOpen, night.dose1 != nil, !night.isDose2Resolved else { return CaregiverPlan(steps: []) }
+        return CaregiverPlan.make(targetMinutes: effectiveTargetMinutes, rules: settings.rules)
+    }
+
     /// Steps still to ring.
     public var remainingPlan: AlarmPlan {
         AlarmPlan(steps: plan.remaining(after: cursorThrough))

@@ -33,6 +33,14 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public struct Alarm: Sendable, Hashable, Decodable {
         public let ringS: Double
     }
+    /// When a caregiver is told (DoseTap Box's own; see `CaregiverPlan`).
+    public struct Caregiver: Sendable, Hashable, Decodable {
+        /// "Alarm unanswered": this long after the wake alarm's last follow-up has rung out
+        /// with Dose 2 still outstanding.
+        public let unansweredGraceS: Double
+        /// "Dose 2 missing": this many minutes before the window closes, Dose 2 outstanding.
+        public let dose2MissingRemainingMin: Double
+    }
     public struct Session: Sendable, Hashable, Decodable {
         public let rolloverHour: Int
         public let sleepStart: ClockTime
@@ -76,6 +84,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let alerts: Alerts
     public let wakeAlarm: WakeAlarm
     public let alarm: Alarm
+    public let caregiver: Caregiver
     public let session: Session
     /// Every sleep event type the box knows, with its cooldown.
     public let sleepEvents: [SleepEventRule]

@@ -36,6 +36,8 @@ import Testing
         #expect(c.wakeAlarm.preAlarmBeforeTargetMin == 5)
         #expect(c.wakeAlarm.followUpsAfterTargetMin == [2, 4, 6])
         #expect(c.alarm.ringS == 60)
+        #expect(c.caregiver.unansweredGraceS == 60)
+        #expect(c.caregiver.dose2MissingRemainingMin == 15)
         #expect(c.session.rolloverHour == 18)
         #expect(c.session.sleepStart == ClockTime(hour: 21, minute: 0))
         #expect(c.session.wakeTime == ClockTime(hour: 7, minute: 0))
