@@ -63,6 +63,9 @@ public enum Effect: Sendable, Hashable {
     case stopSound
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)
+    /// Write this notice after the other effects, best effort: an alarm never waits for a
+    /// disk, and a notice that cannot be written now is kept for the next write.
+    case notice(NoticeRecord)
 }
 
 /// What a pending confirmation is for: an early or late Dose 2, or any dose while the

@@ -19,8 +19,14 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         case undo
         case sleepEvent = "sleep_event"
         case checkIn = "checkin"
-        /// The session closed; `detail` has terminal_state and reason.
+        /// The session closed; terminalState and reason say how.
         case nightClosed = "night_closed"
+        /// An alert of the night's plan rang; eventType is the alert (main_alarm …), level how hard.
+        case alarmRang = "alarm_rang"
+        /// Caregiver escalations (`CaregiverPlan`); subject is the Dose 1 they count from.
+        case alarmUnanswered = "alarm_unanswered"
+        case dose2Missing = "dose2_missing"
+        case windowClosedWithoutDose2 = "window_closed_without_dose2"
     }
 
     /// The log's seq of this record (for an undo or a close: the seq given to that change).
@@ -35,7 +41,8 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     public var subject: String?
     /// Who made the change (`button:dose`, `boxctl:uid=1000`, `system`): the record's source.
     public var source: String?
-    /// A sleep event's type; for an undo, the undone event's type (`snooze`, `dose2` …).
+    /// A sleep event's type; for an undo, the undone event's type (`snooze`, `dose2` …); for
+    /// an alarm, the alert that rang (`main_alarm` …).
     public var eventType: String?
     public var notes: String?
     /// A dose's metadata (schema seed): early, late, the snooze's number, a skip's reason.
@@ -48,11 +55,13 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     public var terminalState: String?
     /// The target in effect when a session began.
     public var targetMinutes: Int?
+    /// How hard an alarm rang (gentle, standard, critical).
+    public var level: String?
 
     public init(id: Int64, kind: Kind, at: String, sessionID: String, sessionDate: String, subject: String? = nil,
                 source: String? = nil, eventType: String? = nil, notes: String? = nil, isEarly: Bool? = nil,
                 isLate: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil, terminalState: String? = nil,
-                targetMinutes: Int? = nil) {
+                targetMinutes: Int? = nil, level: String? = nil) {
         self.id = id
         self.kind = kind
         self.at = at
@@ -68,11 +77,12 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         self.reason = reason
         self.terminalState = terminalState
         self.targetMinutes = targetMinutes
+        self.level = level
     }
 
     // camelCase here; the control protocol's coders put snake_case on the wire (session_id …).
     enum CodingKeys: String, CodingKey {
-        case id, kind, at, subject, source, eventType, notes, isEarly, isLate, snoozeNumber, reason, terminalState, targetMinutes
+        case id, kind, at, subject, source, eventType, notes, isEarly, isLate, snoozeNumber, reason, terminalState, targetMinutes, level
         case sessionID = "sessionId"
         case sessionDate
     }

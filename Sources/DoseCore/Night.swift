@@ -15,6 +15,9 @@ public struct Night: Sendable, Hashable {
     /// The last dose taken in the night before this one, carried over when a session
     /// opens, so a new Dose 1 too soon after it can be caught.
     public private(set) var priorDose: DoseRecord?
+    /// The caregiver escalations already given, as "kind@dose1ID" (a Dose 1 undone and taken
+    /// again starts its own plan).
+    public private(set) var caregiverNotices: Set<String> = []
 
     public init() {}
 
@@ -49,7 +52,18 @@ public struct Night: Sendable, Hashable {
         case .sessionClosed(let c):
             guard c.sessionID == session?.id else { return }
             closure = c
+        case .notice(let n):
+            guard n.sessionID == session?.id, n.kind != .alarmRang else { return }
+            caregiverNotices.insert(Self.noticeKey(n.kind, dose1ID: n.dose1ID))
         }
+    }
+
+    static func noticeKey(_ kind: NoticeRecord.Kind, dose1ID: String) -> String { "\(kind.rawValue)@\(dose1ID)" }
+
+    /// This escalation was already given for tonight's Dose 1.
+    public func hasNotified(_ alert: CaregiverPlan.Alert) -> Bool {
+        guard let d1 = dose1 else { return false }
+        return caregiverNotices.contains(Self.noticeKey(.init(alert), dose1ID: d1.id))
     }
 
     /// A session is open: started and not closed.

@@ -237,6 +237,41 @@ public struct SessionCloseRecord: Sendable, Hashable {
     }
 }
 
+/// Something the box did or decided that a person elsewhere may need to know, kept in the
+/// log so the event feed (and a caregiver behind it) learns it even after an outage: an
+/// alarm rang, or a caregiver escalation fell due (`CaregiverPlan`).
+public struct NoticeRecord: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        case alarmRang = "alarm_rang"
+        case alarmUnanswered = "alarm_unanswered"
+        case dose2Missing = "dose2_missing"
+        case windowClosedWithoutDose2 = "window_closed_without_dose2"
+
+        public init(_ alert: CaregiverPlan.Alert) { self = Kind(rawValue: alert.rawValue)! }
+    }
+    public var id: String
+    public var sessionID: String
+    public var sessionDate: String
+    public var kind: Kind
+    public var at: Moment
+    /// The Dose 1 the night's alarms and escalations count from.
+    public var dose1ID: String
+    /// For `alarmRang`: which alert rang, and how hard.
+    public var alert: AlertKind?
+    public var level: AlarmLevel?
+    public init(id: String, sessionID: String, sessionDate: String, kind: Kind, at: Moment, dose1ID: String,
+                alert: AlertKind? = nil, level: AlarmLevel? = nil) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.kind = kind
+        self.at = at
+        self.dose1ID = dose1ID
+        self.alert = alert
+        self.level = level
+    }
+}
+
 /// One thing to write. A transition's records are written in one transaction, in order.
 public enum LogRecord: Sendable, Hashable {
     case sessionOpened(SessionRecord)
@@ -245,4 +280,5 @@ public enum LogRecord: Sendable, Hashable {
     case checkIn(CheckInRecord)
     case undone(UndoRecord)
     case sessionClosed(SessionCloseRecord)
+    case notice(NoticeRecord)
 }
