@@ -27,6 +27,11 @@ extension FeedEvent {
         case .checkIn: return "morning check-in"
         case .nightClosed:
             return "night \(sessionDate) closed" + (terminalState.map { ": \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
+        case .alarmRang:
+            return "alarm rang: " + (eventType?.replacingOccurrences(of: "_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
+        case .alarmUnanswered: return "ALARM UNANSWERED: no Dose 2 after the last follow-up"
+        case .dose2Missing: return "DOSE 2 MISSING: the window closes in \(DoseConstants.number(DoseConstants.box.caregiver.dose2MissingRemainingMin)) min"
+        case .windowClosedWithoutDose2: return "WINDOW CLOSED WITHOUT DOSE 2"
         }
     }
 }

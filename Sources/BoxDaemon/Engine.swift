@@ -185,8 +185,13 @@ public actor Engine {
             case .play(let s): play(s)
             case .stopSound: hardware.audio.stop()
             case .saveTarget: break // saved before the state changed
+            case .notice: break // written below, after the sounds
             }
         }
+        // Notices are for people elsewhere: an alarm never waits for their fsync, and one the
+        // disk refuses now is kept and written ahead of the next write.
+        let notices = t.effects.compactMap { effect -> LogRecord? in if case .notice(let n) = effect { .notice(n) } else { nil } }
+        if !notices.isEmpty, case .failed = write(notices) { unsaved += notices }
     }
 
     /// What every batch of transitions ends with: the phase noticed, the timers set.

@@ -47,6 +47,7 @@ struct Run {
             effects.append(.stopSound)
         }
         ringDueAlarms()
+        announceCaregiverSteps()
     }
 
     /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never
@@ -67,6 +68,25 @@ struct Run {
         step.level = due.map(\.level).max() ?? step.level
         state.ringing = Ringing(step: step, since: now)
         effects.append(.play(.alarm(step.kind, step.level)))
+        announce(.alarmRang, alert: step.kind, level: step.level)
+    }
+
+    /// The caregiver escalations that fell due and were not given yet for this Dose 1, in
+    /// order (after a restart, every one missed while boxd was down: late beats never).
+    mutating func announceCaregiverSteps() {
+        guard let elapsed = state.elapsedSinceDose1(at: now) else { return }
+        for step in state.caregiverPlan.due(at: elapsed, after: nil) where !night.hasNotified(step.alert) {
+            announce(.init(step.alert))
+        }
+    }
+
+    /// A notice for the log, written after this transition's sounds (`Effect.notice`).
+    mutating func announce(_ kind: NoticeRecord.Kind, alert: AlertKind? = nil, level: AlarmLevel? = nil) {
+        guard let session = night.session, let d1 = night.dose1 else { return }
+        let notice = NoticeRecord(id: freshID(), sessionID: session.id, sessionDate: session.date, kind: kind, at: now,
+                                  dose1ID: d1.id, alert: alert, level: level)
+        state.night.apply(.notice(notice))
+        effects.append(.notice(notice))
     }
 
     // MARK: - Actions
