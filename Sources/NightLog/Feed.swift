@@ -12,8 +12,12 @@ import GRDB
 ///   dose keeps its own entry: it happened. (is_extra_dose has no field: the kind says it.)
 /// - sleep_events: `.sleepEvent` (eventType, source, notes).
 /// - morning_checkins: `.checkIn` (source).
+/// - notices: the notice's kind (`.alarmRang`, `.alarmUnanswered`, `.dose2Missing`,
+///   `.windowClosedWithoutDose2`; seq, timestamp; subject = dose1_id). For `.alarmRang`,
+///   eventType is the alert that rang (`main_alarm` …) and level how hard (`gentle`,
+///   `standard`, `critical`); nil for the escalations. No source: the box gives notices.
 ///
-/// `subject` is the dose event's, sleep event's or check-in's id; texts are as stored.
+/// `subject` is the dose event's, sleep event's or check-in's id (a notice's Dose 1); texts are as stored.
 extension NightLog {
     /// Every feed entry with an id greater than `after`, in ascending id order, at most `limit`
     /// of them. Reading again with `after` = the last id returned continues without a gap or
@@ -38,38 +42,61 @@ extension NightLog {
         }
     }
 
-    /// One UNION ALL over the six kinds of change. Each branch is limited on its own (a range
+    /// A notice's feed kind, by its stored kind.
+    static func feedKind(_ kind: NoticeRecord.Kind) -> FeedEvent.Kind {
+        switch kind {
+        case .alarmRang: .alarmRang
+        case .alarmUnanswered: .alarmUnanswered
+        case .dose2Missing: .dose2Missing
+        case .windowClosedWithoutDose2: .windowClosedWithoutDose2
+        }
+    }
+
+    /// notices.kind to the feed's kind, in SQL.
+    private static let noticeKindSQL = "CASE kind "
+        + NoticeRecord.Kind.allCases.map { "WHEN '\($0.rawValue)' THEN '\(feedKind($0).rawValue)'" }.joined(separator: " ") + " END"
+
+    /// notices.level (AlarmLevel's raw Int) to its name, in SQL; alarm_rang only.
+    private static let noticeLevelSQL = "CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN CASE level "
+        + AlarmLevel.allCases.map { "WHEN \($0.rawValue) THEN '\($0.description)'" }.joined(separator: " ") + " END END"
+
+    /// One UNION ALL over the seven kinds of change. Each branch is limited on its own (a range
     /// of its UNIQUE seq index), then the union is ordered by id and limited again: a read
     /// costs about `limit` rows per branch, however long the log.
     /// Columns: id, kind, at, session_id, session_date, subject, source, event_type, notes,
-    /// is_early, is_late, snooze_number, reason, terminal_state, target_minutes.
+    /// is_early, is_late, snooze_number, reason, terminal_state, target_minutes, level.
     static let feedSQL = """
         SELECT * FROM (
             SELECT seq AS id, '\(FeedEvent.Kind.nightStarted.rawValue)' AS kind, start_utc AS at, session_id, session_date,
                    NULL AS subject, NULL AS source, NULL AS event_type, NULL AS notes, NULL AS is_early, NULL AS is_late,
-                   NULL AS snooze_number, NULL AS reason, NULL AS terminal_state, target_minutes
+                   NULL AS snooze_number, NULL AS reason, NULL AS terminal_state, target_minutes, NULL AS level
             FROM sleep_sessions WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, event_type, timestamp, session_id, session_date, id, source, NULL, NULL,
                    json_extract(metadata, '$.is_early'), json_extract(metadata, '$.is_late'),
-                   json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), NULL, NULL
+                   json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), NULL, NULL, NULL
             FROM dose_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT undone_seq, '\(FeedEvent.Kind.undo.rawValue)', undone_at, session_id, session_date, id, undone_source, event_type,
-                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM dose_events WHERE undone_seq > :after ORDER BY undone_seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, '\(FeedEvent.Kind.sleepEvent.rawValue)', timestamp, session_id, session_date, id, source, event_type, notes,
-                   NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM sleep_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, '\(FeedEvent.Kind.checkIn.rawValue)', timestamp, session_id, session_date, id, source, NULL, NULL,
-                   NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM morning_checkins WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT end_seq, '\(FeedEvent.Kind.nightClosed.rawValue)', end_utc, session_id, session_date, NULL, NULL, NULL, NULL,
-                   NULL, NULL, NULL, close_reason, terminal_state, NULL
+                   NULL, NULL, NULL, close_reason, terminal_state, NULL, NULL
             FROM sleep_sessions WHERE end_seq > :after ORDER BY end_seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, \(noticeKindSQL), timestamp, session_id, session_date, dose1_id, NULL,
+                   CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN alert END, NULL,
+                   NULL, NULL, NULL, NULL, NULL, NULL, \(noticeLevelSQL)
+            FROM notices WHERE seq > :after ORDER BY seq LIMIT :limit)
         ORDER BY id LIMIT :limit
         """
 
@@ -83,6 +110,7 @@ extension NightLog {
                          eventType: try r.optionalText("event_type"), notes: try r.optionalText("notes"),
                          isEarly: try r.optionalBool("is_early"), isLate: try r.optionalBool("is_late"),
                          snoozeNumber: try r.optionalInt("snooze_number"), reason: try r.optionalText("reason"),
-                         terminalState: try r.optionalText("terminal_state"), targetMinutes: try r.optionalInt("target_minutes"))
+                         terminalState: try r.optionalText("terminal_state"), targetMinutes: try r.optionalInt("target_minutes"),
+                         level: try r.optionalText("level"))
     }
 }

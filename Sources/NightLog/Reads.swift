@@ -4,10 +4,11 @@ import GRDB
 
 /// One session as the records that recreate it, ready to be folded by the core.
 public struct SessionSnapshot: Sendable, Hashable {
-    /// In fold order: `.sessionOpened` first; then dose events, sleep events and the
-    /// check-in in the order they were appended (the order the core applied them live,
+    /// In fold order: `.sessionOpened` first; then dose events, sleep events, the check-in
+    /// and notices in the order they were appended (the order the core applied them live,
     /// whatever the wall clock said), each undone dose event followed directly by its
-    /// `.undone`; `.sessionClosed` last if the session is closed.
+    /// `.undone`; `.sessionClosed` last if the session is closed (a notice written after
+    /// the close comes before it here; `Night` folds a notice whether or not it is closed).
     public var records: [LogRecord]
 
     public init(records: [LogRecord]) {
@@ -107,6 +108,11 @@ extension NightLog {
             timed.append((try r.text("timestamp"), try r.int64("seq"), [try checkInRecord(r, sessionID: sessionID)]))
         }
 
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM notices WHERE session_id = ?", arguments: [sessionID]) {
+            let r = StoredRow(row, "notices", path: path)
+            timed.append((try r.text("timestamp"), try r.int64("seq"), [try noticeRecord(r, sessionID: sessionID)]))
+        }
+
         timed.sort { $0.seq < $1.seq }
         records += timed.flatMap(\.records)
         if let closed = session.closed { records.append(closed) }
@@ -154,6 +160,19 @@ extension NightLog {
         return .checkIn(CheckInRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
                                       at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
                                       answers: answers, source: try r.source("source")))
+    }
+
+    /// A notices row. alert and level are read back as stored (NULL stays nil); a value
+    /// this build does not know makes the row unreadable, like any other enum column.
+    static func noticeRecord(_ r: StoredRow, sessionID: String) throws -> LogRecord {
+        let alert: AlertKind? = try r.optionalText("alert").map { try r.parse($0, "alert") }
+        let level: AlarmLevel? = try r.optionalInt("level").map { raw in
+            guard let level = AlarmLevel(rawValue: raw) else { throw r.bad("level", String(raw)) }
+            return level
+        }
+        return .notice(NoticeRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
+                                    kind: try r.value("kind"), at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                                    dose1ID: try r.text("dose1_id"), alert: alert, level: level))
     }
 
     // MARK: - History

@@ -11,7 +11,7 @@ extension Salvage {
         for table in read.tables {
             let (salvaged, refused) = try insert(table, db: db)
             figures.append(SalvageReport.Table(name: table.name, salvaged: salvaged, refused: refused,
-                                               complete: table.exists && table.complete, readErrors: table.readErrors))
+                                               complete: table.complete, readErrors: table.readErrors))
         }
         // Rows from a log written before the v6 migration: their undos and closes get their
         // seqs here, as the migration would have given them (the new log ran it empty).
@@ -80,6 +80,7 @@ extension Salvage {
             case "dose_events": _ = try NightLog.doseRecords(r, sessionID: try r.text("session_id"))
             case "sleep_events": _ = try NightLog.sleepEventRecord(r, sessionID: try r.text("session_id"))
             case "morning_checkins": _ = try NightLog.checkInRecord(r, sessionID: try r.text("session_id"))
+            case "notices": _ = try NightLog.noticeRecord(r, sessionID: try r.text("session_id"))
             default: break
             }
             return true

@@ -86,11 +86,27 @@ enum Salvage {
                 // The header no longer says WAL, so SQLite ignored a WAL that held commits.
                 walLost = true
             }
-            let tables = SalvageReport.tableNames.map { readTable($0, db: db) }
+            var tables = SalvageReport.tableNames.map { readTable($0, db: db) }
+            // A table that a later migration added was never in a log that did not run it:
+            // nothing to read, so nothing is missing. Only when the migrations table was read
+            // whole and shows the log's first migration but not that one.
+            let migrations = readTable("grdb_migrations", db: db)
+            let applied = Set(migrations.rows.compactMap { row -> String? in
+                if case .string(let name) = row.values.first?.storage { return name }
+                return nil
+            })
+            for i in tables.indices where !tables[i].exists {
+                if let migration = addedBy[tables[i].name], migrations.complete, applied.contains("v1-initial"), !applied.contains(migration) {
+                    tables[i].complete = true
+                }
+            }
             let recoveries = readTable("log_recoveries", db: db)
             return Read(tables: tables, recoveries: recoveries.exists ? recoveries : nil, walCommitsLost: walLost)
         }
     }
+
+    /// The salvaged tables a later migration created, by that migration's name.
+    static let addedBy = ["notices": "v7-notices"]
 
     /// Reads one table by rowid, skipping damaged stretches.
     static func readTable(_ name: String, db: Database) -> TableRead {
@@ -191,7 +207,7 @@ enum Salvage {
     /// The first stored text that cannot be what `append` wrote (not UTF-8, or holding a NUL
     /// byte, which `append` refuses): what a zeroed or foreign overflow page looks like once
     /// SQLite reads it as a row's content. quick_check cannot see it (zeros are a valid end
-    /// of an overflow chain). Nil when every row of the four tables is clean.
+    /// of an overflow chain). Nil when every row of the salvaged tables is clean.
     static func textDamage(_ db: Database) throws -> String? {
         for table in SalvageReport.tableNames where try db.tableExists(table) {
             let statement = try db.makeStatement(sql: "SELECT rowid, * FROM \(quoted(table))")

@@ -8,7 +8,7 @@ import Foundation
 public struct SalvageReport: Sendable, Equatable {
     /// The figures for one table.
     public struct Table: Sendable, Equatable {
-        /// sleep_sessions, dose_events, sleep_events or morning_checkins.
+        /// sleep_sessions, dose_events, sleep_events, morning_checkins or notices.
         public var name: String
         /// Rows read from the damaged file and stored in the new log (same ids, seq and values).
         public var salvaged: Int
@@ -17,7 +17,8 @@ public struct SalvageReport: Sendable, Equatable {
         public var refused: Int
         /// True when the table's whole b-tree was read without a single read error, so every
         /// row it held was seen. False if any stretch of it had to be skipped, or the table
-        /// could not be found at all (damaged schema, not a database).
+        /// could not be found at all (damaged schema, not a database). A table the damaged log
+        /// never had (notices, in a log from before "v7-notices") is complete with nothing salvaged.
         public var complete: Bool
         /// Damaged stretches of the b-tree that were skipped (0 when `complete`).
         public var readErrors: Int
@@ -39,7 +40,7 @@ public struct SalvageReport: Sendable, Equatable {
     public var walCommitsLost: Bool
 
     /// The tables salvaged, parents first (sessions before the events that reference them).
-    public static let tableNames = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins"]
+    public static let tableNames = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "notices"]
 
     public init(tables: [Table], walCommitsLost: Bool) {
         self.tables = tables

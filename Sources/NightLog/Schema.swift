@@ -6,7 +6,7 @@ import GRDB
 /// the field have already run it.
 ///
 /// Names and event strings follow the schema seed (v6) and SSOT 3.0. Additions of our own:
-/// - `seq`: one sequence across all four tables, assigned at append time, so records with
+/// - `seq`: one sequence across all the record tables (notices too, from v7), assigned at append time, so records with
 ///   the same timestamp come back in the order they were written (rowids are per table and
 ///   may be renumbered by VACUUM).
 /// - `boot_id` / `mono_ns` next to every timestamp, so a `Moment` can be rebuilt exactly.
@@ -114,6 +114,34 @@ enum Schema {
                 """)
             try backfillChangeSeqs(db)
         }
+        // Notices (`NoticeRecord`): an alarm rang, or a caregiver escalation fell due. They
+        // live in the log because the event feed, and a caregiver behind it, learn alarms and
+        // escalations from the log alone (even after an outage), and because a night rebuilt
+        // after a restart must know which escalations were already given. seq comes from the
+        // one sequence (`Writes.nextSeq` takes MAX(seq) here too). level is AlarmLevel's raw
+        // Int (gentle 1, standard 2, critical 3); alert and level are set for alarm_rang.
+        // The kind CHECK is built from NoticeRecord.Kind.allCases, but a migration is frozen
+        // once run: a new kind needs a new migration. alert and level have no CHECK for that
+        // reason (a new AlertKind must not be refused); reading a row back validates them.
+        migrator.registerMigration("v7-notices") { db in
+            try db.execute(sql: """
+                CREATE TABLE notices (
+                    id              TEXT PRIMARY KEY NOT NULL,
+                    seq             INTEGER NOT NULL UNIQUE,
+                    session_id      TEXT NOT NULL REFERENCES sleep_sessions(session_id),
+                    session_date    TEXT NOT NULL,
+                    kind            TEXT NOT NULL CHECK (kind IN (\(sqlList(NoticeRecord.Kind.allCases.map(\.rawValue))))),
+                    timestamp       TEXT NOT NULL,
+                    boot_id         TEXT NOT NULL,
+                    mono_ns         INTEGER NOT NULL,
+                    dose1_id        TEXT NOT NULL,
+                    alert           TEXT,
+                    level           INTEGER,
+                    created_at      TEXT NOT NULL DEFAULT \(now)
+                );
+                CREATE INDEX idx_notices_session_id ON notices(session_id, seq);
+                """)
+        }
         return migrator
     }
 
@@ -122,6 +150,8 @@ enum Schema {
     /// (undone_at / end_utc, then the row's seq). The v6 migration, and a salvage of a log
     /// written before it.
     static func backfillChangeSeqs(_ db: Database) throws {
+        // notices exists from v7 on (a salvage stores its rows before this runs).
+        let notices = try db.tableExists("notices") ? " UNION ALL SELECT max(seq) FROM notices" : ""
         try db.execute(sql: """
             CREATE TEMP TABLE change_seq_backfill (tbl TEXT NOT NULL, key TEXT NOT NULL, new_seq INTEGER NOT NULL,
                                                    PRIMARY KEY (tbl, key));
@@ -130,7 +160,7 @@ enum Schema {
                        ifnull((SELECT max(m) FROM (
                             SELECT max(seq) AS m FROM sleep_sessions UNION ALL SELECT max(end_seq) FROM sleep_sessions
                             UNION ALL SELECT max(seq) FROM dose_events UNION ALL SELECT max(undone_seq) FROM dose_events
-                            UNION ALL SELECT max(seq) FROM sleep_events UNION ALL SELECT max(seq) FROM morning_checkins)), 0)
+                            UNION ALL SELECT max(seq) FROM sleep_events UNION ALL SELECT max(seq) FROM morning_checkins\(notices))), 0)
                        + row_number() OVER (ORDER BY at, seq)
                 FROM (SELECT 'dose_events' AS tbl, id AS key, undone_at AS at, seq FROM dose_events
                           WHERE undone_at IS NOT NULL AND undone_seq IS NULL
@@ -143,6 +173,11 @@ enum Schema {
                 WHERE end_utc IS NOT NULL AND end_seq IS NULL;
             DROP TABLE change_seq_backfill;
             """)
+    }
+
+    /// Quoted SQL string literals, comma separated: `'a', 'b'` (CHECK lists built from an enum's cases).
+    static func sqlList(_ values: [String]) -> String {
+        values.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
     }
 
     /// The seed's integer feeling_rested (1-5) from the box's answer, in SQL.

@@ -55,6 +55,7 @@ extension NightLog {
                     ("dose_events", "undone_at", "undone_boot_id", "undone_mono_ns"),
                     ("sleep_events", "timestamp", "boot_id", "mono_ns"),
                     ("morning_checkins", "timestamp", "boot_id", "mono_ns"),
+                    ("notices", "timestamp", "boot_id", "mono_ns"),
                     ("sleep_sessions", "start_utc", "start_boot_id", "start_mono_ns"),
                     ("sleep_sessions", "end_utc", "end_boot_id", "end_mono_ns"),
                 ]
@@ -76,7 +77,7 @@ extension NightLog {
                     let id: String = s[0]
                     let key = sessionKey(Date(timeIntervalSince1970: Double((s[2] as Int64) + offset.offsetNanos) / 1e9))
                     guard key != (s[1] as String) else { continue }
-                    for table in ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins"] {
+                    for table in ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "notices"] {
                         try db.execute(sql: "UPDATE \(table) SET session_date = ? WHERE session_id = ?", arguments: [key, id])
                     }
                     changed += 1

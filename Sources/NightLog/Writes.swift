@@ -35,10 +35,11 @@ extension NightLog {
         case .checkIn(let c): [c.id, c.sessionID, c.sessionDate, c.source.description, c.at.boot, c.answers.notes ?? ""]
         case .undone(let u): [u.eventID, u.source.description, u.at.boot]
         case .sessionClosed(let c): [c.sessionID, c.at.boot]
+        case .notice(let n): [n.id, n.sessionID, n.sessionDate, n.at.boot, n.dose1ID]
         }
     }
 
-    /// One past the highest seq given so far: `seq` in any table, and the seqs of undos
+    /// One past the highest seq given so far: `seq` in any table (notices included), and the seqs of undos
     /// (`undone_seq`) and session closes (`end_seq`). Each MAX is a lookup in its UNIQUE index.
     static func nextSeq(_ db: Database) throws -> Int64 {
         let max = try Int64.fetchOne(db, sql: """
@@ -48,7 +49,8 @@ extension NightLog {
                 UNION ALL SELECT MAX(seq) FROM dose_events
                 UNION ALL SELECT MAX(undone_seq) FROM dose_events
                 UNION ALL SELECT MAX(seq) FROM sleep_events
-                UNION ALL SELECT MAX(seq) FROM morning_checkins)
+                UNION ALL SELECT MAX(seq) FROM morning_checkins
+                UNION ALL SELECT MAX(seq) FROM notices)
             """)
         return (max ?? 0) + 1
     }
@@ -113,6 +115,14 @@ extension NightLog {
                 throw NightLogError.invalidRecord(
                     path: path, detail: exists ? "session \(c.sessionID) is already closed" : "no session \(c.sessionID) to close")
             }
+
+        case .notice(let n):
+            // The foreign key refuses a notice for a session that was never opened (and with it the whole append).
+            try db.cachedStatement(sql: """
+                INSERT INTO notices (id, seq, session_id, session_date, kind, timestamp, boot_id, mono_ns, dose1_id, alert, level)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [n.id, seq, n.sessionID, n.sessionDate, n.kind.rawValue, n.at.wall.iso8601, n.at.boot,
+                                         n.at.monoNanos, n.dose1ID, n.alert?.rawValue, n.level?.rawValue])
         }
     }
 

@@ -53,6 +53,12 @@ enum Fixture {
         .sessionClosed(SessionCloseRecord(sessionID: session, at: at(minutes), terminalState: state, reason: reason))
     }
 
+    static func notice(_ id: String, _ kind: NoticeRecord.Kind, at minutes: Double, session: String = "S1", date: String = date,
+                       dose1: String = "d1", alert: AlertKind? = nil, level: AlarmLevel? = nil) -> LogRecord {
+        .notice(NoticeRecord(id: id, sessionID: session, sessionDate: date, kind: kind, at: at(minutes), dose1ID: dose1,
+                             alert: alert, level: level))
+    }
+
     /// A complete, ordinary night: dose2 165 min after dose1, one snooze, a check-in.
     static func night(_ s: String, date: String, startDay: Double, notes: String? = nil) -> [LogRecord] {
         let m = startDay * 1440
@@ -92,6 +98,7 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .checkIn(let c): "checkin:\(c.id)"
         case .undone(let u): "undo:\(u.eventID)"
         case .sessionClosed(let c): "close:\(c.sessionID)"
+        case .notice(let n): "notice:\(n.id)"
         }
     }
 }
