@@ -181,6 +181,10 @@ public struct BoxState: Sendable, Hashable {
         var candidates: [Duration] = []
         if let elapsed = elapsedSinceDose1(at: now), !night.isDose2Resolved {
             if let next = remainingPlan.steps.first { candidates.append(next.offset - elapsed) }
+            // The next caregiver escalation not given yet: it is told at its minute, not at the next alarm.
+            if let next = caregiverPlan.steps.first(where: { $0.offset > elapsed && !night.hasNotified($0.alert) }) {
+                candidates.append(next.offset - elapsed)
+            }
             let yellow = window.closesAfter - .minutes(settings.rules.led.yellowWithinMinOfClose)
             for edge in [window.opensAfter, yellow, window.nearCloseAfter, window.closesAfter] where edge > elapsed {
                 candidates.append(edge - elapsed)

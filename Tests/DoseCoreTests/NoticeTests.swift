@@ -49,6 +49,19 @@ import Testing
         #expect(Self.caregiver(h.lastEffects, since: d1) == ["dose2_missing@225"])
     }
 
+    /// The daemon sleeps until the state's next deadline: an escalation must be one, or it
+    /// would wait for the next alarm (the remaining-time warning at 210 min).
+    @Test func eachEscalationIsADeadlineOfItsOwn() throws {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 172)
+        #expect(h.state.nextDeadline(at: h.now) == .minutes(1), "173 min: alarm unanswered")
+        h.at(minutesAfterDose1: 173)
+        #expect(h.state.nextDeadline(at: h.now) == .minutes(210 - 173), "then the next alarm")
+        h.at(minutesAfterDose1: 224)
+        #expect(h.state.nextDeadline(at: h.now) == .minutes(1))
+    }
+
     @Test func dose2TakenOrSkippedMeansNobodyIsTold() throws {
         for skip in [false, true] {
             var h = Harness()

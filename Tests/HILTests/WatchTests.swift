@@ -103,17 +103,19 @@ import Glibc
         #expect(try rig.boxctl(["snooze"]).exit == 0)
         #expect(try rig.boxctl(["take"]).exit == 0)
         #expect(try rig.boxctl(["log", "bathroom", "--note", "woke up"]).exit == 0)
-        let night = live.lines(4)
-        #expect(night.map(Self.what) == ["Dose 1  by boxctl:uid=\(getuid())", "snooze 1  by boxctl:uid=\(getuid())", "Dose 2  by boxctl:uid=\(getuid())",
+        let night = live.lines(6)
+        #expect(night.map(Self.what) == ["Dose 1  by boxctl:uid=\(getuid())",
+                                         "alarm rang: window open (gentle)", "alarm rang: pre alarm (standard)", // 150 and 160 min
+                                         "snooze 1  by boxctl:uid=\(getuid())", "Dose 2  by boxctl:uid=\(getuid())",
                                          "sleep event bathroom: woke up  by boxctl:uid=\(getuid())"])
-        #expect(night.compactMap(Self.id) == night.compactMap(Self.id).sorted() && Set(night.compactMap(Self.id)).count == 4)
+        #expect(night.compactMap(Self.id) == night.compactMap(Self.id).sorted() && Set(night.compactMap(Self.id)).count == 6)
 
         // A second reader that saw up to the first Dose 1 gets exactly what came after it.
         let firstDose = try #require(Self.id(started[1]))
         let replay = try Watcher(rig, ["--after", String(firstDose)])
         defer { _ = replay.stop() }
         #expect(replay.line() == "watching boxd's night log after event #\(firstDose) (Ctrl-C stops)")
-        let rest = replay.lines(5)
+        let rest = replay.lines(7)
         #expect(rest.compactMap(Self.id) == (undo + night).compactMap(Self.id), "the same ids, in the same order")
         #expect(rest.map(Self.what) == ["undo of Dose 1  by boxctl:uid=\(getuid())"] + night.map(Self.what))
         #expect(replay.line(within: 0.3) == nil, "nothing more than the log holds")
@@ -153,5 +155,35 @@ import Glibc
         #expect(again.line()?.hasPrefix("watching") == true)
         for w in others.dropFirst() { _ = w.stop() }
         #expect(try rig.boxctl(["status"]).exit == 0, "commands are still served")
+    }
+
+    /// A night with no Dose 2, boxd killed mid-night: the escalations reach the feed once
+    /// each, at their minute, and the one that fell due while boxd was down on restart.
+    @Test func theCaregiverEscalationsOfAMissedNightAreInTheFeedOnceEach() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        var s = Scenario("""
+            at 22:00 press dose
+            advance 175m          # 00:55: the wake alarm's follow-ups rang out at 00:52
+            kill
+            down-for 55m          # 01:45 (15 min left) passes while boxd is down
+            restart
+            advance 15m           # 02:05: the window closed at 02:00
+            """, rig: rig)
+        try s.run()
+        let feed = try Watcher(rig, ["--after", "0"])
+        defer { _ = feed.stop() }
+        var lines: [String] = []
+        while let l = feed.line(within: 2) {
+            lines.append(l)
+            if l.contains("WINDOW CLOSED") { break }
+        }
+        let told = lines.filter { $0.contains("UNANSWERED") || $0.contains("MISSING") || $0.contains("WINDOW CLOSED") }
+            .map { $0.components(separatedBy: "  ").dropFirst().joined(separator: "  ") }
+        #expect(told == ["00:53  ALARM UNANSWERED: no Dose 2 after the last follow-up",
+                         "01:50  DOSE 2 MISSING: the window closes in 15 min",
+                         "02:00  WINDOW CLOSED WITHOUT DOSE 2"], "\(lines)")
+        #expect(lines.filter { $0.contains("alarm rang: main alarm (critical)") }.count == 1)
     }
 }
