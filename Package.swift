@@ -44,10 +44,13 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "CBoxSys"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Real backends.
         .target(name: "BoxALSA", dependencies: ["CALSA", "BoxHardware", "DoseCore"]),
         .target(name: "BoxGPIO", dependencies: ["CGPIOD", "BoxHardware", "DoseCore"]),
 
+        // An MQTT client on libmosquitto, for the caregiver bridge (never linked into boxd).
+        .target(name: "BoxMQTT", dependencies: ["CMosquitto"]),
         // The control socket's protocol, shared by boxd and boxctl.
         .target(name: "BoxControl", dependencies: ["DoseCore"]),
         // The service: engine, clocks, config, control socket, systemd notify.
@@ -81,6 +84,8 @@ let package = Package(
             "BoxGPIO", "BoxHardware", "DoseCore", "BoxDaemon", "NightLog",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Against a real mosquitto broker started by the tests (password file, TLS with a CA made by openssl).
+        .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),

@@ -1,0 +1,192 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// An MQTT client on libmosquitto 2.0 with its own network thread: it connects (TLS and a
+/// password when configured), keeps reconnecting with a backoff while the broker is away,
+/// and reports what happened as `Event`s on that thread, in order.
+///
+/// QoS 1 messages published while the broker is away are kept by libmosquitto and sent
+/// again after the reconnect (with DUP set: at least once), so `acknowledged(mid)` is the
+/// only proof a message reached the broker; a caller keeps its cursor on that.
+///
+/// The thread runs `mosquitto_loop` itself rather than `mosquitto_loop_start`, whose thread
+/// ends silently on some TLS errors while the broker is down.
+public final class MQTTClient: @unchecked Sendable {
+    public struct TLS: Sendable, Hashable {
+        public var caFile: String
+        public var certFile: String?
+        public var keyFile: String?
+        public init(caFile: String, certFile: String? = nil, keyFile: String? = nil) {
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+        }
+    }
+
+    /// What the broker publishes for a client that vanished, at QoS 1.
+    public struct Will: Sendable, Hashable {
+        public var topic: String
+        public var payload: String
+        public var retain: Bool
+        public init(topic: String, payload: String, retain: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    public struct Settings: Sendable, Hashable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        public var keepaliveSeconds: Int = 30
+        public var username: String?
+        public var password: String?
+        public var tls: TLS?
+        /// Published by the broker when this client vanishes (power cut, network gone).
+        public var will: Will?
+
+        public init(host: String, port: Int, clientID: String) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+        }
+    }
+
+    public enum Event: Sendable, Hashable {
+        case connected
+        /// The broker answered and said no (bad password, not authorised …).
+        case refused(String)
+        /// Not connected now, and why; the client keeps trying.
+        case disconnected(String)
+        /// The broker has the message `mid` (PUBACK for QoS 1).
+        case acknowledged(mid: Int32)
+    }
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let handle: OpaquePointer
+    private let settings: Settings
+    private let onEvent: @Sendable (Event) -> Void
+    private let running = Mutex(false)
+    private let wake = NSCondition()
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    static let backoff: ClosedRange<Double> = 0.5...30
+
+    /// Sets everything up; nothing is connected until `start()`. Throws when a setting is
+    /// refused (a TLS file that cannot be read, a keepalive under 5 s).
+    public init(_ settings: Settings, onEvent: @escaping @Sendable (Event) -> Void) throws(Failure) {
+        Self.initialiseLibrary
+        guard let m = mosquitto_new(settings.clientID, true, nil) else { throw Failure(description: "mosquitto_new failed: out of memory") }
+        handle = m
+        self.settings = settings
+        self.onEvent = onEvent
+        mosquitto_user_data_set(m, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_threaded_set(m, true) // publish comes from other threads
+        try check(mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
+        if let user = settings.username {
+            try check(mosquitto_username_pw_set(m, user, settings.password), "username")
+        }
+        if let tls = settings.tls {
+            try check(mosquitto_tls_set(m, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "TLS files (\(tls.caFile))")
+        }
+        if let will = settings.will {
+            try check(mosquitto_will_set(m, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain), "will")
+        }
+        mosquitto_connect_callback_set(m) { _, obj, rc in
+            guard let obj else { return }
+            let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            me.onEvent(rc == 0 ? .connected : .refused(String(cString: mosquitto_connack_string(rc))))
+        }
+        mosquitto_publish_callback_set(m) { _, obj, mid in
+            guard let obj else { return }
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(.acknowledged(mid: mid))
+        }
+        mosquitto_disconnect_callback_set(m) { _, obj, rc in
+            guard let obj, rc != 0 else { return } // 0: we asked for it
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(.disconnected(MQTTClient.describe(rc)))
+        }
+    }
+
+    deinit {
+        stop()
+        mosquitto_destroy(handle)
+    }
+
+    private static let initialiseLibrary: Void = { _ = mosquitto_lib_init() }()
+
+    private func check(_ rc: Int32, _ what: String) throws(Failure) {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw Failure(description: "\(what): \(Self.describe(rc))") }
+    }
+
+    /// libmosquitto's words for an error, with its number (2.0.11 calls several "Unknown error").
+    static func describe(_ rc: Int32) -> String {
+        let errnoText = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : nil
+        return "\(errnoText ?? String(cString: mosquitto_strerror(rc))) (\(rc))"
+    }
+
+    /// Starts the network thread: connect, then keep the connection (or retry) until `stop()`.
+    public func start() {
+        guard running.withLock({ r -> Bool in
+            defer { r = true }
+            return !r
+        }) else { return }
+        let t = Thread { [self] in run() }
+        t.name = "mqtt"
+        thread = t
+        t.start()
+    }
+
+    /// Disconnects cleanly (no will) and ends the thread.
+    public func stop() {
+        guard running.withLock({ r -> Bool in
+            defer { r = false }
+            return r
+        }) else { return }
+        _ = mosquitto_disconnect(handle)
+        wake.lock()
+        wake.broadcast()
+        wake.unlock()
+        finished.wait()
+    }
+
+    /// Queues a message; returns its mid. QoS 1 messages are kept while the broker is away.
+    @discardableResult
+    public func publish(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(Failure) -> Int32 {
+        var mid: Int32 = 0
+        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
+        // NO_CONN: queued, sent after the reconnect (QoS > 0); anything else was refused.
+        guard rc == MOSQ_ERR_SUCCESS.rawValue || (rc == MOSQ_ERR_NO_CONN.rawValue && qos > 0) else {
+            throw Failure(description: "publish to \(topic): \(Self.describe(rc))")
+        }
+        return mid
+    }
+
+    private var isRunning: Bool { running.withLock { $0 } }
+
+    private func run() {
+        defer { finished.signal() }
+        var delay = Self.backoff.lowerBound
+        var rc = mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(settings.keepaliveSeconds))
+        // select() wakes for traffic and for a publish from another thread; keepalive needs a turn well within it.
+        let turnMs = Int32(min(settings.keepaliveSeconds * 1000 / 2, 10_000))
+        while isRunning {
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                rc = mosquitto_loop(handle, turnMs, 1)
+                if rc == MOSQ_ERR_SUCCESS.rawValue { delay = Self.backoff.lowerBound }
+                continue
+            }
+            if !isRunning { break }
+            onEvent(.disconnected(Self.describe(rc)))
+            wake.lock()
+            if isRunning { _ = wake.wait(until: Date(timeIntervalSinceNow: delay)) }
+            wake.unlock()
+            delay = min(delay * 2, Self.backoff.upperBound)
+            if isRunning { rc = mosquitto_reconnect(handle) }
+        }
+    }
+}

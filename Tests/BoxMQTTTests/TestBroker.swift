@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real mosquitto broker on 127.0.0.1 for one test: a free port, a password file made by
+/// `mosquitto_passwd`, and (with `tls`) a TLS listener whose CA and certificate `openssl`
+/// makes here. Ready when the broker says it is running (its log, read with a deadline).
+final class TestBroker: @unchecked Sendable {
+    static let user = "caregiver"
+    static let password = "s3cret-night"
+
+    let dir: URL
+    let port: Int
+    let tls: Bool
+    private var process: Process?
+
+    var caFile: String { dir.appendingPathComponent("ca.crt").path }
+    /// A CA that signed nothing this broker shows: a client trusting it must refuse the broker.
+    var otherCAFile: String { dir.appendingPathComponent("other-ca.crt").path }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(tls: Bool) throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        self.tls = tls
+        try run("/usr/bin/mosquitto_passwd", ["-b", "-c", dir.appendingPathComponent("passwd").path, Self.user, Self.password])
+        if tls { try makeCertificates() }
+        var conf = """
+            per_listener_settings false
+            allow_anonymous false
+            password_file \(dir.appendingPathComponent("passwd").path)
+            persistence false
+            log_dest stderr
+            log_type error
+            log_type warning
+            log_type notice
+            log_type information
+            listener \(port) 127.0.0.1
+
+            """
+        if getuid() == 0 { conf += "user root\n" } // as root it would switch to user mosquitto, who cannot read these files
+        if tls {
+            conf += "cafile \(caFile)\ncertfile \(dir.appendingPathComponent("server.crt").path)\nkeyfile \(dir.appendingPathComponent("server.key").path)\n"
+        }
+        try conf.write(to: dir.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    /// Starts (or starts again, on the same port) and returns once the broker is running.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        p.arguments = ["-c", dir.appendingPathComponent("mosquitto.conf").path]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let fd = err.fileHandleForReading.fileDescriptor
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !text.contains(" running") {
+            let left = deadline - ContinuousClock.now
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard left > .zero, poll(&pfd, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else {
+                throw Failure(description: "mosquitto did not say it was running within 10 s: \(text)")
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw Failure(description: "mosquitto ended: \(text)") }
+            text += String(decoding: chunk[0..<n], as: UTF8.self)
+        }
+        // Keep draining its log so the broker never blocks on a full pipe.
+        err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+    }
+
+    /// Stops the broker (SIGKILL: an outage, not a goodbye).
+    func kill() {
+        guard let p = process else { return }
+        Glibc.kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        (p.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+        process = nil
+    }
+
+    func cleanup() {
+        kill()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// The retained messages under `filter` as `mosquitto_sub -v` prints them ("topic payload"),
+    /// read by a real subscriber that leaves once it has `count`.
+    func retained(_ filter: String, count: Int) throws -> [String] {
+        var args = ["-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", filter, "-v",
+                    "-C", String(count), "-W", "10"]
+        if tls { args += ["--cafile", caFile] }
+        let out = try run("/usr/bin/mosquitto_sub", args)
+        return out.split(separator: "\n").map(String.init).sorted()
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard bound else { throw Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    private func makeCertificates() throws {
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        for ca in ["ca", "other-ca"] {
+            try run("/usr/bin/openssl", ["req", "-x509"] + ec + ["-keyout", path("\(ca).key"), "-out", path("\(ca).crt"),
+                                          "-days", "2", "-subj", "/CN=DoseTap test \(ca)"])
+        }
+        try run("/usr/bin/openssl", ["req"] + ec + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
+        try run("/usr/bin/openssl", ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+                                     "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("san.ext")])
+    }
+
+    @discardableResult
+    private func run(_ exe: String, _ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw Failure(description: "\(exe) \(args.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: e, as: UTF8.self))")
+        }
+        return String(decoding: o, as: UTF8.self)
+    }
+}
