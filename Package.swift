@@ -85,7 +85,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Against a real mosquitto broker started by the tests (password file, TLS with a CA made by openssl).
-        .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT"]),
+        .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT", "TestSupport"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -132,19 +133,8 @@ final class TestBroker: @unchecked Sendable {
 
     @discardableResult
     private func run(_ exe: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw Failure(description: "\(exe) \(args.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: e, as: UTF8.self))")
-        }
-        return String(decoding: o, as: UTF8.self)
+        let r = try ChildProcess.run(URL(fileURLWithPath: exe), args)
+        guard r.exit == 0 else { throw Failure(description: "\(exe) \(args.joined(separator: " ")) exited \(r.exit): \(r.err)") }
+        return r.out
     }
 }

@@ -1,6 +1,7 @@
 import BoxControl
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -114,17 +115,8 @@ final class BoxRig: @unchecked Sendable {
     /// Runs the boxctl binary against this box.
     @discardableResult
     func boxctl(_ args: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = Self.boxctl
-        p.arguments = args + ["--socket", socket, "--state-dir", dir.path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(exit: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        let r = try ChildProcess.run(Self.boxctl, args + ["--socket", socket, "--state-dir", dir.path])
+        return Result(exit: r.exit, out: r.out, err: r.err)
     }
 
     func statusJSON() throws -> [String: Any] {

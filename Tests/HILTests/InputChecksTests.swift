@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Bad input to the real binaries: `boxd --check-config` refuses nonsense with one line
 /// naming the key; `boxctl sim` takes negative durations and refuses what it does not
@@ -8,17 +9,8 @@ import Testing
 @Suite(.serialized) struct InputChecksTests {
     /// Runs a built binary with exactly these arguments.
     static func run(_ exe: URL, _ args: [String]) throws -> BoxRig.Result {
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return BoxRig.Result(exit: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        let r = try ChildProcess.run(exe, args)
+        return BoxRig.Result(exit: r.exit, out: r.out, err: r.err)
     }
 
     static func tempDir() throws -> URL {

@@ -262,14 +262,7 @@ import Testing
     @Test func aSalvagedOlderLogGetsTheSameSeqsAsAMigratedOne() throws {
         try withTempDir { dir throws in
             try Self.writeV5Log(in: dir)
-            let file = dir.appendingPathComponent(NightLog.fileName)
-            // The index page of the empty morning_checkins table, overwritten: quick_check fails.
-            let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
-            let root = try #require(master.first { $0["name"] == "t:idx_morning_checkins_session" }?["rootpage"])
-            let page = try #require(Int(root.dropFirst(2)))
-            var bytes = try Data(contentsOf: file)
-            SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
-            try bytes.write(to: file)
+            try Self.damageCheckinIndex(in: dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: SalvageTests.now)
             #expect(log.fault != nil)
@@ -277,5 +270,19 @@ import Testing
             #expect(Self.summary(try log.feed(after: 0, limit: 100)) == Self.v5LogFeed)
             #expect(try log.lastFeedID() == 7)
         }
+    }
+}
+
+extension FeedMigrationTests {
+    /// Overwrites the index page of the (empty) morning_checkins table: quick_check fails, so
+    /// the next open salvages, and every table's rows are still readable.
+    static func damageCheckinIndex(in dir: URL) throws {
+        let file = dir.appendingPathComponent(NightLog.fileName)
+        let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
+        let root = try #require(master.first { $0["name"] == "t:idx_morning_checkins_session" }?["rootpage"])
+        let page = try #require(Int(root.dropFirst(2)))
+        var bytes = try Data(contentsOf: file)
+        SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
+        try bytes.write(to: file)
     }
 }

@@ -226,13 +226,7 @@ import Testing
     @Test func aSalvagedOlderLogHasNoNoticesMissing() throws {
         try withTempDir { dir throws in
             try FeedMigrationTests.writeV5Log(in: dir)
-            let file = dir.appendingPathComponent(NightLog.fileName)
-            let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
-            let root = try #require(master.first { $0["name"] == "t:idx_morning_checkins_session" }?["rootpage"])
-            let page = try #require(Int(root.dropFirst(2)))
-            var bytes = try Data(contentsOf: file)
-            SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
-            try bytes.write(to: file)
+            try FeedMigrationTests.damageCheckinIndex(in: dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: SalvageTests.now)
             let report = try #require(log.salvage)
