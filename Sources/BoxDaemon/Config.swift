@@ -43,6 +43,8 @@ public struct BoxConfig: Sendable {
     public var ledActiveLow: Bool
     public var audioDevice: String
     public var volume: Double
+    /// `[mqtt]`, when the caregiver link is on (the bridge's; boxd only checks it).
+    public var caregiverLink: CaregiverLinkConfig?
     /// Where each value came from, by key: "default" or the file's path.
     public var sources: [String: String]
     public var path: String?
@@ -173,6 +175,15 @@ public struct BoxConfig: Sendable {
         case nil: break
         }
         out += [("led.active_low", String(ledActiveLow)), ("audio.device", audioDevice), ("audio.volume", format(volume))]
+        if let m = caregiverLink {
+            out += [("mqtt.enabled", "true"), ("mqtt.host", m.host), ("mqtt.port", String(m.port))]
+            out += [("mqtt.tls_ca", m.tlsCA), ("mqtt.tls_cert", m.tlsCert), ("mqtt.tls_key", m.tlsKey), ("mqtt.username", m.username),
+                    ("mqtt.password_file", m.passwordFile)].compactMap { k, v in v.map { (k, $0) } }
+            out += [("mqtt.base_topic", m.baseTopic), ("mqtt.box_id", m.boxID), ("mqtt.keepalive_seconds", String(m.keepaliveSeconds)),
+                    ("mqtt.discovery_prefix", m.discoveryPrefix)]
+        } else {
+            out.append(("mqtt.enabled", "false"))
+        }
         return out
     }
 

@@ -49,7 +49,7 @@ struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "": ["box", "gpio", "buttons", "led", "audio"],
+        "": ["box", "gpio", "buttons", "led", "audio", "mqtt"],
         "box": ["time_zone", "target_minutes", "undo_seconds", "ring_seconds"],
         "gpio": ["chip"],
         "led": ["red", "green", "blue", "line", "active_low"],
@@ -209,8 +209,10 @@ struct Reader {
             throw ConfigError("audio.volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (0 would make the alarms silent)")
         }
 
+        let caregiverLink = try mqtt()
         let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
-                               led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, sources: sources, path: path)
+                               led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, caregiverLink: caregiverLink,
+                               sources: sources, path: path)
         // One line, one use: checked here already, without a chip.
         let (buttonLines, ledWiring) = GPIOBackend.lines(config)
         do {

@@ -83,8 +83,19 @@ import Testing
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
-        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led)"),
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt)"),
         ("[box]\n\"\" = 1", "box.\"\": unknown key"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\npassword = \"hunter2\"", "mqtt.password: a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential"),
+        ("[mqtt]\nenabled = true", "mqtt.host: is required when mqtt.enabled = true"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\nport = 70000", "mqtt.port: 70000 is not a port (1 to 65535)"),
+        ("[mqtt]\nenabled = false\nport = \"1883\"", "mqtt.port: must be an integer"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_ca = \"/etc/ca.crt\"\ntls_cert = \"/etc/c.crt\"", "mqtt.tls_key: a client certificate needs both mqtt.tls_cert and mqtt.tls_key"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_cert = \"/etc/c.crt\"\ntls_key = \"/etc/c.key\"", "mqtt.tls_ca: is required with a client certificate"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_ca = \"ca.crt\"", "mqtt.tls_ca: \"ca.crt\" must be an absolute path"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\nbase_topic = \"dosetap/#\"", "mqtt.base_topic: \"dosetap/#\" may hold only letters, digits, _ and - (and / between levels)"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\nbox_id = \"bed/room\"", "mqtt.box_id: \"bed/room\" may hold only letters, digits, _ and -"),
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\nkeepalive_seconds = 2", "mqtt.keepalive_seconds: 2 must be between 5 and 3600 seconds"),
+        ("[mqtt]\nenable = true", "mqtt.enable: unknown key (expected one of base_topic, box_id, discovery_prefix, enabled, host, keepalive_seconds, password_file, port, tls_ca, tls_cert, tls_key, username)"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
         do {
@@ -146,6 +157,29 @@ import Testing
         #expect(c.audioDevice == "[=not a header \"\"\"\n[#nor this")
         #expect(c.timeZone.identifier == "America/New_York")
         #expect(c.chip == "a\\\"[b\t")
+    }
+
+    /// The caregiver link is off unless asked for; when on, every value is there with its defaults.
+    @Test func theMQTTSectionIsOffByDefaultAndReadWhenEnabled() throws {
+        #expect(try BoxConfig.parse(Self.good, path: "boxd.toml").caregiverLink == nil)
+        let off = try BoxConfig.parse(Self.good + "\n[mqtt]\nhost = \"hub.local\"\n", path: "boxd.toml")
+        #expect(off.caregiverLink == nil && off.entries.contains { $0.key == "mqtt.enabled" && $0.value == "false" })
+        let on = try BoxConfig.parse(Self.good + """
+
+            [mqtt]
+            enabled = true
+            host = "hub.local"
+            tls_ca = "/etc/boxd/mqtt-ca.crt"
+            username = "dosetap"
+            password_file = "/etc/boxd/mqtt-password"
+            box_id = "bedroom"
+            """, path: "boxd.toml")
+        let link = try #require(on.caregiverLink)
+        #expect(link == CaregiverLinkConfig(host: "hub.local", port: 8883, tlsCA: "/etc/boxd/mqtt-ca.crt", tlsCert: nil, tlsKey: nil,
+                                            username: "dosetap", passwordFile: "/etc/boxd/mqtt-password", baseTopic: "dosetap",
+                                            boxID: "bedroom", keepaliveSeconds: 30, discoveryPrefix: "homeassistant"))
+        #expect(on.sources["mqtt.host"] == "boxd.toml" && on.sources["mqtt.port"] == "default")
+        #expect(!on.entries.contains { $0.key.contains("password") && $0.key != "mqtt.password_file" })
     }
 
     @Test func aMissingFileIsAClearError() {
