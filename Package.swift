@@ -51,6 +51,8 @@ let package = Package(
 
         // An MQTT client on libmosquitto, for the caregiver bridge (never linked into boxd).
         .target(name: "BoxMQTT", dependencies: ["CMosquitto"]),
+        // The caregiver bridge's logic: which feed entries the broker has (the bridge's cursor).
+        .target(name: "CaregiverBridge"),
         // The control socket's protocol, shared by boxd and boxctl.
         .target(name: "BoxControl", dependencies: ["DoseCore"]),
         // The service: engine, clocks, config, control socket, systemd notify.
@@ -86,6 +88,7 @@ let package = Package(
         ]),
         // Against a real mosquitto broker started by the tests (password file, TLS with a CA made by openssl).
         .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT", "TestSupport"]),
+        .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),

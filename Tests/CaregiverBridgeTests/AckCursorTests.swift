@@ -1,0 +1,34 @@
+import CaregiverBridge
+import Testing
+
+/// The bridge's cursor moves only over acknowledged entries with no gap before them.
+@Suite struct AckCursorTests {
+    @Test func acksInOrderMoveTheCursorOneByOne() {
+        var c = AckCursor(acked: 10)
+        c.published(id: 11, mid: 1)
+        c.published(id: 14, mid: 2) // ids are the log's seq: gaps between entries are normal
+        #expect(c.published == 14)
+        #expect(c.acknowledged(mid: 1) == 11)
+        #expect(c.acknowledged(mid: 2) == 14)
+        #expect(c.inFlight.isEmpty && c.acked == 14)
+    }
+
+    @Test func aLaterAckWaitsForTheEarlierOne() {
+        var c = AckCursor(acked: 0)
+        for (id, mid) in [(1, 7), (2, 8), (3, 9)] { c.published(id: Int64(id), mid: Int32(mid)) }
+        #expect(c.acknowledged(mid: 9) == nil, "3 is acked but 1 and 2 are not: a restart must send them again")
+        #expect(c.acked == 0)
+        #expect(c.acknowledged(mid: 7) == 1)
+        #expect(c.acknowledged(mid: 8) == 3, "2 closes the gap, and 3 was already in")
+        #expect(c.inFlight.isEmpty)
+    }
+
+    @Test func anUnknownOrRepeatedAckChangesNothing() {
+        var c = AckCursor(acked: 5)
+        c.published(id: 6, mid: 1)
+        #expect(c.acknowledged(mid: 42) == nil)
+        #expect(c.acknowledged(mid: 1) == 6)
+        #expect(c.acknowledged(mid: 1) == nil)
+        #expect(c == AckCursor(acked: 6))
+    }
+}
