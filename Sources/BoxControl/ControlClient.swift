@@ -28,16 +28,12 @@ public struct ControlClient: Sendable {
     }
 
     public func send(_ command: Command) throws(Failure) -> Reply {
-        guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
-        guard let fd = UnixSocket.connectStream(path) else {
-            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
+        let fd = try connect(sending: command) { fd in
+            var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         }
         defer { close(fd) }
-        var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        guard let frame = try? ControlProtocol.line(command) else { throw .badReply("cannot encode the command") }
-        guard UnixSocket.writeAll(fd, frame) else { throw .unreachable("boxd closed the connection") }
 
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -61,13 +57,8 @@ extension ControlClient {
     /// connection (then `.unreachable`) or `onReply` returns false. No read timeout: a
     /// quiet night sends nothing for hours.
     public func watch(after: Int64?, onReply: (Reply) -> Bool) throws(Failure) {
-        guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
-        guard let fd = UnixSocket.connectStream(path) else {
-            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
-        }
+        let fd = try connect(sending: .watch(after: after)) { _ in }
         defer { close(fd) }
-        guard let frame = try? ControlProtocol.line(Command.watch(after: after)) else { throw .badReply("cannot encode the command") }
-        guard UnixSocket.writeAll(fd, frame) else { throw .unreachable("boxd closed the connection") }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         let decoder = ControlProtocol.decoder()
@@ -87,6 +78,27 @@ extension ControlClient {
             buffer += chunk[0..<n]
             if buffer.count > 16 * 1024 * 1024 { throw .badReply("reply too large") }
         }
+    }
+}
+
+extension ControlClient {
+    /// A connected socket that `command` was written to (`prepare` runs before the write);
+    /// the caller closes it.
+    func connect(sending command: Command, prepare: (Int32) -> Void) throws(Failure) -> Int32 {
+        guard UnixSocket.address(path) != nil else { throw .unreachable("socket path too long: \(path)") }
+        guard let fd = UnixSocket.connectStream(path) else {
+            throw .unreachable("boxd is not reachable at \(path): \(String(cString: strerror(errno)))")
+        }
+        prepare(fd)
+        guard let frame = try? ControlProtocol.line(command) else {
+            close(fd)
+            throw .badReply("cannot encode the command")
+        }
+        guard UnixSocket.writeAll(fd, frame) else {
+            close(fd)
+            throw .unreachable("boxd closed the connection")
+        }
+        return fd
     }
 }
 

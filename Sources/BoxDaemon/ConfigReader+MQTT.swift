@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TOMLKit
 
 /// `[mqtt]`: the caregiver link. The bridge (boxd-mqtt) uses it; boxd itself touches no
@@ -97,10 +100,13 @@ extension Reader {
         return text
     }
 
-    /// This machine's host name as a box id (letters, digits, _ and - only).
+    /// This machine's host name as a box id (letters, digits, _ and - only). gethostname(2)
+    /// itself: Foundation's host name may ask DNS, and boxd runs without a network.
     static var defaultBoxID: String {
-        let name = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
-        let cleaned = String(name.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") ? Character($0) : "_" })
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count - 1) == 0 ? String(cString: buffer) : ""
+        let first = name.split(separator: ".").first.map(String.init) ?? ""
+        let cleaned = String(first.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") ? Character($0) : "_" })
         return cleaned.isEmpty ? "box" : cleaned
     }
 }

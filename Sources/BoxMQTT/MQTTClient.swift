@@ -40,17 +40,20 @@ public final class MQTTClient: @unchecked Sendable {
         public var host: String
         public var port: Int
         public var clientID: String
-        public var keepaliveSeconds: Int = 30
+        public var keepaliveSeconds: Int
         public var username: String?
         public var password: String?
         public var tls: TLS?
         /// Published by the broker when this client vanishes (power cut, network gone).
         public var will: Will?
 
-        public init(host: String, port: Int, clientID: String) {
+        /// `keepaliveSeconds`: how soon a vanished client counts as gone (its will is sent);
+        /// the bridge takes it from `[mqtt] keepalive_seconds`.
+        public init(host: String, port: Int, clientID: String, keepaliveSeconds: Int) {
             self.host = host
             self.port = port
             self.clientID = clientID
+            self.keepaliveSeconds = keepaliveSeconds
         }
     }
 
@@ -73,7 +76,6 @@ public final class MQTTClient: @unchecked Sendable {
     private let onEvent: @Sendable (Event) -> Void
     private let running = Mutex(false)
     private let wake = NSCondition()
-    private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     static let backoff: ClosedRange<Double> = 0.5...30
 
@@ -137,7 +139,6 @@ public final class MQTTClient: @unchecked Sendable {
         }) else { return }
         let t = Thread { [self] in run() }
         t.name = "mqtt"
-        thread = t
         t.start()
     }
 

@@ -3,10 +3,20 @@
 /// order, and the cursor moves only over a run with no gap, so after a restart every entry
 /// the broker might not have is sent again (at least once; a consumer drops an id it has).
 public struct AckCursor: Sendable, Hashable {
+    /// One entry handed to the broker, not yet acknowledged.
+    public struct Sent: Sendable, Hashable {
+        public var id: Int64
+        public var mid: Int32
+        public init(id: Int64, mid: Int32) {
+            self.id = id
+            self.mid = mid
+        }
+    }
+
     /// Every entry up to this id is acknowledged.
     public private(set) var acked: Int64
-    /// Published, not yet acknowledged: (feed id, mid), in feed order.
-    public private(set) var inFlight: [(id: Int64, mid: Int32)] = []
+    /// Published, not yet acknowledged, in feed order.
+    public private(set) var inFlight: [Sent] = []
     private var ackedMids: Set<Int32> = []
 
     public init(acked: Int64) { self.acked = acked }
@@ -15,9 +25,13 @@ public struct AckCursor: Sendable, Hashable {
     /// process: libmosquitto keeps what is in flight across a reconnect).
     public var published: Int64 { inFlight.last?.id ?? acked }
 
-    public mutating func published(id: Int64, mid: Int32) {
-        precondition(id > published, "feed ids are published in order")
-        inFlight.append((id, mid))
+    /// Records an entry handed to the broker. An id at or below `published` was handed over
+    /// already (a replay overlapping what is in flight): nothing changes and false says so.
+    @discardableResult
+    public mutating func published(id: Int64, mid: Int32) -> Bool {
+        guard id > published else { return false }
+        inFlight.append(Sent(id: id, mid: mid))
+        return true
     }
 
     /// The broker acknowledged `mid`. Returns the new cursor when it moved.
@@ -30,17 +44,5 @@ public struct AckCursor: Sendable, Hashable {
             inFlight.removeFirst()
         }
         return acked == before ? nil : acked
-    }
-
-    public static func == (a: AckCursor, b: AckCursor) -> Bool {
-        a.acked == b.acked && a.inFlight.map(\.id) == b.inFlight.map(\.id) && a.inFlight.map(\.mid) == b.inFlight.map(\.mid)
-    }
-
-    public func hash(into h: inout Hasher) {
-        h.combine(acked)
-        for f in inFlight {
-            h.combine(f.id)
-            h.combine(f.mid)
-        }
     }
 }

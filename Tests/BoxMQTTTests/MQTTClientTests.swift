@@ -48,7 +48,7 @@ import Testing
     }
 
     static func settings(_ broker: TestBroker, password: String = TestBroker.password, ca: String? = nil) -> MQTTClient.Settings {
-        var s = MQTTClient.Settings(host: "127.0.0.1", port: broker.port, clientID: "boxd-mqtt-test-\(UUID().uuidString.prefix(6))")
+        var s = MQTTClient.Settings(host: "127.0.0.1", port: broker.port, clientID: "boxd-mqtt-test-\(UUID().uuidString.prefix(6))", keepaliveSeconds: 30)
         s.username = TestBroker.user
         s.password = password
         if broker.tls { s.tls = MQTTClient.TLS(caFile: ca ?? broker.caFile) }
@@ -95,7 +95,7 @@ import Testing
     @Test func anUnreachableBrokerIsReportedAndRetried() throws {
         let port = try TestBroker.freePort() // nothing listens there
         let events = Events()
-        let client = try MQTTClient(MQTTClient.Settings(host: "127.0.0.1", port: port, clientID: "boxd-mqtt-nobody")) { events.add($0) }
+        let client = try MQTTClient(MQTTClient.Settings(host: "127.0.0.1", port: port, clientID: "boxd-mqtt-nobody", keepaliveSeconds: 30)) { events.add($0) }
         client.start()
         defer { client.stop() }
         let first = events.first { if case .disconnected = $0 { true } else { false } }

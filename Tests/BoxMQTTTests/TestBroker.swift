@@ -61,19 +61,15 @@ final class TestBroker: @unchecked Sendable {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         process = p
-        let fd = err.fileHandleForReading.fileDescriptor
-        var text = ""
+        let log = LineReader(fd: err.fileHandleForReading.fileDescriptor)
+        var seen: [String] = []
         let deadline = ContinuousClock.now + .seconds(10)
-        while !text.contains(" running") {
+        while !(seen.last?.contains(" running") ?? false) {
             let left = deadline - ContinuousClock.now
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard left > .zero, poll(&pfd, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else {
-                throw Failure(description: "mosquitto did not say it was running within 10 s: \(text)")
+            guard left > .zero, let line = log.line(within: Double(left.components.seconds) + 0.5) else {
+                throw Failure(description: "mosquitto did not say it was running within 10 s: \(seen.joined(separator: "\n"))")
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw Failure(description: "mosquitto ended: \(text)") }
-            text += String(decoding: chunk[0..<n], as: UTF8.self)
+            seen.append(line)
         }
         // Keep draining its log so the broker never blocks on a full pipe.
         err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }

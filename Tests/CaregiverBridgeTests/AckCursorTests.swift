@@ -31,4 +31,13 @@ import Testing
         #expect(c.acknowledged(mid: 1) == nil)
         #expect(c == AckCursor(acked: 6))
     }
+
+    @Test func anEntryHandedOverAlreadyIsNotTakenTwice() {
+        var c = AckCursor(acked: 0)
+        let first = c.published(id: 3, mid: 1)
+        let again = c.published(id: 3, mid: 2) // a replay overlapping what is in flight
+        let older = c.published(id: 2, mid: 3)
+        #expect(first && !again && !older)
+        #expect(c.inFlight == [AckCursor.Sent(id: 3, mid: 1)])
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,12 +11,14 @@ import Glibc
     /// A running `boxctl watch`, read a line at a time with a deadline (poll(2), no sleeps).
     final class Watcher {
         let process = Process()
-        let out = Pipe()
-        private var buffer: [UInt8] = []
+        let out: Pipe
+        private let reader: LineReader
         /// The output ended (the process closed it: it is exiting).
-        private(set) var ended = false
+        var ended: Bool { reader.ended }
 
         init(_ rig: BoxRig, _ args: [String]) throws {
+            out = Pipe()
+            reader = LineReader(fd: out.fileHandleForReading.fileDescriptor)
             process.executableURL = BoxRig.boxctl
             process.arguments = ["watch"] + args + ["--socket", rig.socket]
             process.standardOutput = out
@@ -24,27 +27,7 @@ import Glibc
         }
 
         /// The next line, or nil when none came within `seconds` or the output ended.
-        func line(within seconds: Double = 10) -> String? {
-            let fd = out.fileHandleForReading.fileDescriptor
-            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-            while true {
-                if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    defer { buffer.removeSubrange(...nl) }
-                    return String(decoding: buffer[..<nl], as: UTF8.self)
-                }
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { return nil }
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&p, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)) > 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n <= 0 {
-                    ended = true
-                    return nil
-                }
-                buffer += chunk[0..<n]
-            }
-        }
+        func line(within seconds: Double = 10) -> String? { reader.line(within: seconds) }
 
         /// The next `count` lines; fails the test if they do not come.
         func lines(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
