@@ -647,10 +647,9 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     """(1) A good night on real edges: Dose 1 by a press, the wake alarm from the loopback, Dose 2 by a press."""
     problems: list[str] = []
     per_min = 60 / speed  # real seconds per box minute
+    # `vbox fresh` returns once boxd said READY=1 (Type=notify), `vbox watch` once the capture runs.
     g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")
-    time.sleep(1.0)
     g.ssh("vbox watch s1 120")
-    time.sleep(0.5)
     e1 = parse_edges(g.ssh("vbox press 150").stdout)
     host_press = time.monotonic()
     st1 = status_json(g)
