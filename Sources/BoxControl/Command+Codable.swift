@@ -14,6 +14,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
+        case state, detail, acked
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +48,11 @@ extension Command: Codable {
             self = .testSound(name: name, inMs: try f.int(.ms).map { try f.check($0, in: Limits.testSoundInMs, .ms, unit: "ms") })
         case "watch":
             self = .watch(after: try f.int64(.after).map { try f.check($0, in: 0...Int64.max, .after) })
+        case "link":
+            guard let state = try f.oneOf(.state, CaregiverLinkReport.State.self) else { throw f.oneOfProblem(.state, CaregiverLinkReport.State.self) }
+            guard let acked = try f.int64(.acked) else { throw ProtocolError("acked is missing: the bridge's cursor") }
+            self = .link(CaregiverLinkReport(state: state, detail: try f.note(.detail),
+                                             acked: try f.check(acked, in: 0...Int64.max, .acked)))
         default:
             if cmd.hasPrefix("sim."), let sim = try SimCommand(String(cmd.dropFirst(4)), f) { self = .sim(sim) }
             else if cmd.hasPrefix("bench."), let bench = try BenchCommand(String(cmd.dropFirst(6)), f) { self = .bench(bench) }
@@ -77,6 +83,10 @@ extension Command: Codable {
             try c.encode(name, forKey: .name)
             try c.encodeIfPresent(inMs, forKey: .ms)
         case .watch(let after): try c.encodeIfPresent(after, forKey: .after)
+        case .link(let r):
+            try c.encode(r.state.rawValue, forKey: .state)
+            try c.encodeIfPresent(r.detail, forKey: .detail)
+            try c.encode(r.acked, forKey: .acked)
         case .sim(let s): try s.encode(into: &c)
         case .bench(.inject(let button, let pressed)):
             try c.encode(button, forKey: .button)

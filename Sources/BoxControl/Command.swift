@@ -27,6 +27,9 @@ public enum Command: Sendable, Hashable {
     /// from now when nil, then each new one as it is committed. The connection stays open:
     /// boxd replies `watching`, then one `event` frame per entry (see `ControlServer`).
     case watch(after: Int64?)
+    /// The caregiver bridge's link to its broker; valid only on that bridge's `watch`
+    /// connection (boxd keeps it while the connection is open; see `CaregiverLinkReport`).
+    case link(CaregiverLinkReport)
     case sim(SimCommand)
     case bench(BenchCommand)
 
@@ -47,6 +50,7 @@ public enum Command: Sendable, Hashable {
         case .testLED: "test.led"
         case .testSound: "test.sound"
         case .watch: "watch"
+        case .link: "link"
         case .sim(let s): "sim." + s.name
         case .bench(let b): "bench." + b.name
         }

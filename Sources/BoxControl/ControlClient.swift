@@ -57,26 +57,9 @@ extension ControlClient {
     /// connection (then `.unreachable`) or `onReply` returns false. No read timeout: a
     /// quiet night sends nothing for hours.
     public func watch(after: Int64?, onReply: (Reply) -> Bool) throws(Failure) {
-        let fd = try connect(sending: .watch(after: after)) { _ in }
-        defer { close(fd) }
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let decoder = ControlProtocol.decoder()
-        while true {
-            while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(buffer[..<nl])
-                buffer.removeSubrange(...nl)
-                let reply: Reply
-                do { reply = try decoder.decode(Reply.self, from: line) } catch {
-                    throw .badReply("boxd's reply could not be read: \(error)")
-                }
-                guard onReply(reply) else { return }
-            }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { throw .unreachable("boxd closed the watch (\(n == 0 ? "it stopped or restarted" : String(cString: strerror(errno))))") }
-            buffer += chunk[0..<n]
-            if buffer.count > 16 * 1024 * 1024 { throw .badReply("reply too large") }
+        let connection = try openWatch(after: after)
+        while let reply = try connection.next() {
+            guard onReply(reply) else { return }
         }
     }
 }

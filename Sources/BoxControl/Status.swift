@@ -13,6 +13,10 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public struct FaultReport: Codable, Sendable, Hashable {
         public var code: String
         public var advice: String
+        public init(code: String, advice: String) {
+            self.code = code
+            self.advice = advice
+        }
     }
     /// One part per device; see `DeviceHealth` for the JSON.
     public struct Health: Codable, Sendable, Hashable {
@@ -56,11 +60,15 @@ public struct StatusReport: Codable, Sendable, Hashable {
     /// The state directory whose night log this status comes from, so boxctl reads the log
     /// of the boxd it talks to (history, export) without being told where it is.
     public var stateDir: String?
+    /// An alarm or warning is sounding now.
+    public var alarmRinging: Bool
+    /// The caregiver link (boxd-mqtt), when `[mqtt]` is enabled or a bridge reported.
+    public var caregiverLink: CaregiverLinkStatus?
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
         case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
-        case lastNight, faults, health, doubt, stateDir
+        case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink
     }
 
     /// Every key is always present (null when absent), so scripts can rely on them.
@@ -90,6 +98,39 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(health, forKey: .health)
         try c.encode(doubt, forKey: .doubt)
         try c.encode(stateDir, forKey: .stateDir)
+        try c.encode(alarmRinging, forKey: .alarmRinging)
+        try c.encode(caregiverLink, forKey: .caregiverLink)
+    }
+
+    /// Older replies (and the log's own status) have no alarmRinging or caregiverLink.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        source = try c.decode(String.self, forKey: .source)
+        now = try c.decode(Date.self, forKey: .now)
+        timeZone = try c.decode(String.self, forKey: .timeZone)
+        phase = try c.decode(String.self, forKey: .phase)
+        sessionId = try c.decodeIfPresent(String.self, forKey: .sessionId)
+        sessionDate = try c.decodeIfPresent(String.self, forKey: .sessionDate)
+        dose1At = try c.decodeIfPresent(Date.self, forKey: .dose1At)
+        dose2At = try c.decodeIfPresent(Date.self, forKey: .dose2At)
+        skippedAt = try c.decodeIfPresent(Date.self, forKey: .skippedAt)
+        windowOpensAt = try c.decodeIfPresent(Date.self, forKey: .windowOpensAt)
+        windowClosesAt = try c.decodeIfPresent(Date.self, forKey: .windowClosesAt)
+        targetAt = try c.decodeIfPresent(Date.self, forKey: .targetAt)
+        targetMinutes = try c.decode(Int.self, forKey: .targetMinutes)
+        snoozesUsed = try c.decode(Int.self, forKey: .snoozesUsed)
+        snoozesRemaining = try c.decode(Int.self, forKey: .snoozesRemaining)
+        nextAlarm = try c.decodeIfPresent(NextAlarm.self, forKey: .nextAlarm)
+        led = try c.decode(LEDReport.self, forKey: .led)
+        pendingConfirmation = try c.decodeIfPresent(String.self, forKey: .pendingConfirmation)
+        terminalState = try c.decodeIfPresent(String.self, forKey: .terminalState)
+        lastNight = try c.decodeIfPresent(String.self, forKey: .lastNight)
+        faults = try c.decode([FaultReport].self, forKey: .faults)
+        health = try c.decodeIfPresent(Health.self, forKey: .health)
+        doubt = try c.decodeIfPresent(String.self, forKey: .doubt)
+        stateDir = try c.decodeIfPresent(String.self, forKey: .stateDir)
+        alarmRinging = try c.decodeIfPresent(Bool.self, forKey: .alarmRinging) ?? false
+        caregiverLink = try c.decodeIfPresent(CaregiverLinkStatus.self, forKey: .caregiverLink)
     }
 
     public init(state: BoxState, now: Moment, source: String, health: Health?, stateDir: String? = nil) {
@@ -112,6 +153,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         doubt = state.doubt == nil ? nil : Refusal.doubtText
         faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: $0.advice) }
         self.health = health
+        alarmRinging = state.ringing.map { now.elapsed(since: $0.since) < state.settings.ringTime } ?? false
         if let closure = night.closure {
             terminalState = closure.terminalState.rawValue
             lastNight = "\(night.session?.date ?? "?") closed: \(closure.terminalState.rawValue) (\(closure.reason.rawValue))"
@@ -175,6 +217,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         if let h = health {
             lines.append("Health: buttons \(h.buttons.text), audio \(h.audio.text), log \(h.log.text), clock \(h.clock.text)")
         }
+        if let link = caregiverLink { lines.append(link.text(timeZone: tz)) }
         if faults.isEmpty {
             lines.append("Faults: none")
         } else {

@@ -26,6 +26,8 @@ extension Engine {
         case .watch:
             // The control server streams a watch on its own connection; one that reaches here cannot stream.
             return .usage("watch streams the event feed on its own connection; it cannot be answered with one reply")
+        case .link:
+            return .usage("link reports come from the caregiver bridge on its watch connection")
         case .sim(let sim):
             // The sim clock, not merely sim buttons: sim commands move time.
             guard clock.isSimulated else {

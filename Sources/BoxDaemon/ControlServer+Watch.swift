@@ -41,6 +41,9 @@ extension ControlServer {
         var timeout = timeval(tv_sec: Self.watchSendTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
+        var frames: [UInt8] = []
+        var reportedLink = false
+        defer { if reportedLink { watch.link(nil) } }
         var cursor: Int64
         if let after {
             cursor = after
@@ -57,11 +60,28 @@ extension ControlServer {
                 return
             }
             if fds[0].revents != 0 {
-                // A watcher sends nothing more: bytes are ignored, the end of its stream ends the watch.
-                var chunk = [UInt8](repeating: 0, count: 512)
-                if chunk.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) <= 0 { return }
+                // A watcher may send `link` frames (the caregiver bridge); anything else is
+                // ignored, and the end of its stream ends the watch.
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let n = chunk.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) })
+                if n <= 0 { return }
+                frames += chunk[..<n]
+                reportLinks(in: &frames, to: watch, reported: &reportedLink)
+                if frames.count > ControlProtocol.maxFrameBytes { return }
             }
             if fds[1].revents != 0 { FeedSignal.drain(wake) }
+        }
+    }
+
+    /// Hands each complete `link` frame in `buffer` to the source and drops it from the buffer.
+    private func reportLinks(in buffer: inout [UInt8], to watch: WatchSource, reported: inout Bool) {
+        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let frame = Array(buffer[..<nl])
+            buffer.removeSubrange(...nl)
+            if case .success(.link(let report)) = ControlProtocol.decodeCommand(frame) {
+                watch.link(report)
+                reported = true
+            }
         }
     }
 

@@ -121,7 +121,10 @@ public final class Daemon: Sendable {
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
-        let watch = WatchSource(signal: engine.feedSignal) { after, limit in await engine.feedPage(after: after, limit: limit) }
+        let board = engine.caregiverLink
+        let watch = WatchSource(signal: engine.feedSignal, link: { board.update($0, now: clock.now().wall) }) { after, limit in
+            await engine.feedPage(after: after, limit: limit)
+        }
         server = ControlServer(path: options.socketPath, logger: logger, watch: watch) { req, uid in
             await engine.handle(req, uid: uid)
         }

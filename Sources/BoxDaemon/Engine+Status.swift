@@ -35,7 +35,10 @@ extension Engine {
 
     public func status() -> StatusReport {
         refreshHealth()
-        return StatusReport(state: state, now: clock.now(), source: "boxd", health: health(), stateDir: stateDirectory.path)
+        var report = StatusReport(state: state, now: clock.now(), source: "boxd", health: health(), stateDir: stateDirectory.path)
+        report.caregiverLink = caregiverLink.status { acked in try? log?.feedCount(after: acked) }
+        if let link = report.caregiverLink, let fault = CaregiverLinkBoard.fault(link) { report.faults.append(fault) }
+        return report
     }
 
     /// Returns when the engine is free to run: the watchdog's proof of life.

@@ -85,6 +85,8 @@ public actor Engine {
     public internal(set) var soundLog: [SoundReport] = []
     /// Rung after every commit, for the `watch` connections (see `FeedSignal`).
     public nonisolated let feedSignal = FeedSignal()
+    /// The caregiver bridge's reports (its watch connection), for the status.
+    public nonisolated let caregiverLink: CaregiverLinkBoard
     var metrics = BenchMetrics()
 
     public init(state: BoxState, log: NightLog?, stateDirectory: URL, clock: any BoxClock, hardware: Hardware, config: BoxConfig,
@@ -98,6 +100,7 @@ public actor Engine {
         volume = config.volume
         self.logger = logger
         self.clockSynced = clockSynced
+        caregiverLink = CaregiverLinkBoard(expected: config.caregiverLink != nil, since: clock.now().wall)
         if log == nil { logFaultDetail = "the night log could not be opened" }
         let timings = GestureRecognizer.Timings(state.settings.rules.gestures)
         recognizers = Dictionary(uniqueKeysWithValues: config.buttons.map {

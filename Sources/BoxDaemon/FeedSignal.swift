@@ -1,3 +1,4 @@
+import BoxControl
 import DoseCore
 import Foundation
 import Synchronization
@@ -58,9 +59,12 @@ public struct WatchSource: Sendable {
 
     public let signal: FeedSignal
     public let read: Read
+    /// A caregiver bridge's `link` frame on its watch connection; nil when that connection closed.
+    public let link: @Sendable (CaregiverLinkReport?) -> Void
 
-    public init(signal: FeedSignal, read: @escaping Read) {
+    public init(signal: FeedSignal, link: @escaping @Sendable (CaregiverLinkReport?) -> Void = { _ in }, read: @escaping Read) {
         self.signal = signal
+        self.link = link
         self.read = read
     }
 }

@@ -34,6 +34,15 @@ extension NightLog {
         }
     }
 
+    /// How many feed entries there are after `after` (a caregiver bridge's backlog).
+    public func feedCount(after: Int64) throws(NightLogError) -> Int {
+        try guarded {
+            try db.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(Self.feedSQL))", arguments: ["after": after, "limit": Int64.max]) ?? 0
+            }
+        }
+    }
+
     /// The highest id in the feed (the last seq given), 0 for an empty log: where a reader
     /// that wants only what comes next starts.
     public func lastFeedID() throws(NightLogError) -> Int64 {

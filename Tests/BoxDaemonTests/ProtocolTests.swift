@@ -21,6 +21,8 @@ import Testing
         .sim(.fault(.logReadonly)), .sim(.fault(.audioFail)), .sim(.fault(.audioOk)),
         .bench(.inject(button: "dose", pressed: true)), .bench(.inject(button: "dose", pressed: false)), .bench(.metrics),
         .watch(after: nil), .watch(after: 0), .watch(after: 41),
+        .link(CaregiverLinkReport(state: .up, detail: nil, acked: 0)),
+        .link(CaregiverLinkReport(state: .refused, detail: "Connection Refused: not authorised.", acked: 41)),
     ]
 
     static func decode(_ json: String) -> Result<Command, ProtocolError> { ControlProtocol.decodeCommand(Array(json.utf8)) }
@@ -53,6 +55,13 @@ import Testing
         #expect(try json(.event(event)) == #"{"event":{"at":"2026-11-24T01:00:00.000Z","event_type":"snooze","id":8,"kind":"undo","#
             + #""session_date":"2026-11-23","session_id":"s","source":"boxctl:uid=1000","subject":"e1"},"exit":0,"message":"ok","ok":true,"reply":"event","v":1}"#)
         #expect(event.text(in: TimeZone(identifier: "UTC")!) == "#8  01:00  undo of the snooze  by boxctl:uid=1000")
+        let link = Command.link(CaregiverLinkReport(state: .down, detail: "Connection refused", acked: 12))
+        #expect(String(decoding: try ControlProtocol.encoder().encode(link), as: UTF8.self)
+            == #"{"acked":12,"cmd":"link","detail":"Connection refused","state":"down","v":1}"#)
+        #expect(throws: ProtocolError("state must be one of up, down, refused")) {
+            try Self.decode(#"{"v":1,"cmd":"link","state":"sideways","acked":1}"#).get()
+        }
+        #expect(throws: ProtocolError("acked is missing: the bridge's cursor")) { try Self.decode(#"{"v":1,"cmd":"link","state":"up"}"#).get() }
     }
 
     @Test func unknownFieldsAndOtherCommandsFieldsAreIgnored() throws {
