@@ -1,0 +1,227 @@
+import BoxControl
+import BoxMQTT
+import CaregiverBridge
+import DoseCore
+import Foundation
+import Logging
+
+/// The bridge's imperative shell: follows boxd's event feed (`watch` from the saved cursor)
+/// and publishes each entry at QoS 1; the cursor moves, and is saved, only over entries the
+/// broker acknowledged (`AckCursor`). Publishes the retained state after each entry and once
+/// a minute while Dose 2 is due, and tells boxd how the link stands (`link` frames on the
+/// watch connection) for `boxctl status`.
+///
+/// Two threads: this one reads the feed; libmosquitto's (MQTTClient's) reports connects and
+/// acknowledgements. `lock` guards everything below it.
+final class Bridge: @unchecked Sendable {
+    struct Options {
+        var topics: BridgeTopics
+        var socketPath: String
+        var cursorFile: CursorFile
+        /// Published and not yet acknowledged, at most: beyond it the feed waits (boxd drops a
+        /// watcher that stops reading; the bridge comes back from its cursor).
+        var maxInFlight = 1000
+    }
+
+    private let options: Options
+    private let logger: Logger
+    private var mqtt: MQTTClient!
+    private let lock = NSCondition()
+    private var cursor: AckCursor
+    private var link: CaregiverLinkReport
+    private var connection: WatchConnection?
+    /// The last state published (retained), republished after a reconnect.
+    private var lastState: [UInt8]?
+    private var stopping = false
+    private var cursorFault: String?
+    /// The `offline` published by a clean stop, until the broker has it.
+    private var goodbyeMid: Int32?
+
+    init(options: Options, mqtt settings: MQTTClient.Settings, cursor saved: Int64?, logger: Logger) throws(MQTTClient.Failure) {
+        self.options = options
+        self.logger = logger
+        cursor = AckCursor(acked: saved ?? -1)
+        link = CaregiverLinkReport(state: .down, detail: "connecting to \(settings.host):\(settings.port)",
+                                   acked: max(saved ?? 0, 0))
+        var s = settings
+        s.will = .init(topic: options.topics.availability, payload: BridgeTopics.offline, retain: true)
+        mqtt = try MQTTClient(s) { [unowned self] event in self.handle(event) }
+    }
+
+    // MARK: - The broker's side (libmosquitto's thread)
+
+    private func handle(_ event: MQTTClient.Event) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch event {
+        case .connected:
+            logger.info("connected to the broker; \(cursor.inFlight.count) event(s) in flight are sent again")
+            // Retained, so a new subscriber (Home Assistant) sees them at once.
+            publish(options.topics.availability, Array(BridgeTopics.online.utf8), retain: true)
+            publish(options.topics.discovery, Discovery.payload(options.topics, version: BoxVersion.current), retain: true)
+            if let lastState { publish(options.topics.state, lastState, retain: true) }
+            setLink(.up, detail: nil)
+        case .refused(let why):
+            logger.error("the broker refused the connection: \(why)")
+            setLink(.refused, detail: why)
+        case .disconnected(let why):
+            if link.state == .up { logger.warning("lost the broker: \(why); events wait on the box") }
+            // A refusal stays a refusal while the broker keeps refusing.
+            if link.state != .refused || !why.contains("refused") { setLink(.down, detail: why) }
+        case .acknowledged(let mid):
+            if mid == goodbyeMid {
+                goodbyeMid = nil
+                lock.broadcast()
+            }
+            guard let moved = cursor.acknowledged(mid: mid) else { return }
+            do {
+                try options.cursorFile.save(moved)
+                cursorFault = nil
+            } catch {
+                // The broker has them; a restart would only send them again.
+                if cursorFault == nil { logger.error("\(error)") }
+                cursorFault = error.description
+            }
+            link.acked = moved
+            report()
+            lock.broadcast() // the feed may go on
+        }
+    }
+
+    private func setLink(_ state: CaregiverLinkReport.State, detail: String?) {
+        link.state = state
+        link.detail = detail
+        report()
+    }
+
+    /// Tells boxd (on the watch connection) how the link stands. Called under `lock`.
+    private func report() { connection?.send(.link(link)) }
+
+    /// Called under `lock`. QoS 1; libmosquitto keeps it while the broker is away.
+    @discardableResult
+    private func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Int32? {
+        do {
+            return try mqtt.publish(topic: topic, payload: payload, qos: 1, retain: retain)
+        } catch {
+            logger.error("\(error)")
+            return nil
+        }
+    }
+
+    // MARK: - boxd's side (this thread)
+
+    /// Runs until `stop()`: follows the feed, reconnecting to boxd whenever it goes away.
+    func run() {
+        mqtt.start()
+        var delay = 0.5
+        while !isStopping {
+            do {
+                try follow()
+                delay = 0.5
+            } catch {
+                logger.warning("\(error); trying again in \(delay) s")
+            }
+            lock.lock()
+            connection = nil
+            if !stopping { _ = lock.wait(until: Date(timeIntervalSinceNow: delay)) }
+            lock.unlock()
+            delay = min(delay * 2, 30)
+        }
+    }
+
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One watch connection, from the newest entry handed to libmosquitto (what it has in
+    /// flight is its to resend), or from now on a first start.
+    private func follow() throws {
+        lock.lock()
+        let after: Int64? = cursor.published >= 0 ? cursor.published : nil
+        lock.unlock()
+        let client = ControlClient(path: options.socketPath)
+        let watch = try client.openWatch(after: after)
+        guard let first = try watch.next(timeoutMs: 10_000) else { throw Refused(description: "boxd did not answer the watch") }
+        guard case .watching(let from) = first else { throw Refused(description: "boxd refused the watch: \(first.message)") }
+        lock.lock()
+        if after == nil {
+            // First start: the feed from now on; nothing before it is the bridge's to send.
+            cursor = AckCursor(acked: from)
+            try? options.cursorFile.save(from)
+            link.acked = from
+        }
+        connection = watch
+        report()
+        lock.unlock()
+        logger.info("following boxd's feed after event #\(from)")
+        refreshState()
+        while !isStopping {
+            // While Dose 2 is due the minutes left change: look again each minute.
+            guard let reply = try watch.next(timeoutMs: minuteRefresh ? 60_000 : nil) else {
+                refreshState()
+                continue
+            }
+            switch reply {
+            case .event(let e):
+                send(e)
+                refreshState()
+            case .failed, .busy, .usage, .refused:
+                throw Refused(description: "boxd ended the watch: \(reply.message)")
+            default:
+                continue
+            }
+        }
+    }
+
+    private var minuteRefresh = false
+
+    /// Publishes one feed entry, waiting first while too many are unacknowledged.
+    private func send(_ e: FeedEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        while cursor.inFlight.count >= options.maxInFlight, !stopping { lock.wait() }
+        guard e.id > cursor.published else { return } // already handed over (a replay overlapping what is in flight)
+        // Under the lock: the PUBACK's handler cannot run before the mid is recorded.
+        guard let mid = publish(options.topics.event, BridgeMessages.event(e, boxID: options.topics.boxID), retain: false) else { return }
+        cursor.published(id: e.id, mid: mid)
+    }
+
+    /// Asks boxd for its status and publishes the retained state when it changed.
+    private func refreshState() {
+        let reply: Reply
+        do { reply = try ControlClient(path: options.socketPath).send(.status) } catch {
+            logger.warning("could not read boxd's status: \(error)")
+            return
+        }
+        guard case .status(let status) = reply else { return }
+        minuteRefresh = BridgeMessages.minutesLeft(status) != nil
+        let state = BridgeMessages.state(status)
+        lock.lock()
+        defer { lock.unlock() }
+        guard state != lastState else { return }
+        lastState = state
+        publish(options.topics.state, state, retain: true)
+    }
+
+    /// A clean stop (systemctl stop): `offline` is published and acknowledged first, since a
+    /// clean disconnect does not fire the last will.
+    func stop() {
+        lock.lock()
+        stopping = true
+        connection?.shutdown()
+        lock.broadcast()
+        if link.state == .up {
+            goodbyeMid = publish(options.topics.availability, Array(BridgeTopics.offline.utf8), retain: true)
+            let deadline = Date(timeIntervalSinceNow: 2)
+            while goodbyeMid != nil, lock.wait(until: deadline) {}
+        }
+        lock.unlock()
+        mqtt.stop()
+    }
+}

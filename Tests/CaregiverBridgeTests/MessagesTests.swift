@@ -1,0 +1,69 @@
+import BoxControl
+@testable import CaregiverBridge
+import DoseCore
+import Foundation
+import Testing
+
+/// What a caregiver's phone and Home Assistant read: the event and state messages.
+@Suite struct MessagesTests {
+    /// A night at 3 h 10 min after Dose 1 (22:00 UTC), one snooze used, a fault on the box, and
+    /// the caregiver link itself down (which the state leaves out).
+    static func status(dose2: Bool = false) throws -> StatusReport {
+        let json = """
+            {"source":"boxd","now":"2026-11-22T01:10:30.000Z","timeZone":"UTC","phase":"active","sessionId":"s1","sessionDate":"2026-11-21",
+             "dose1At":"2026-11-21T22:00:00.000Z","dose2At":\(dose2 ? "\"2026-11-22T01:10:00.000Z\"" : "null"),"skippedAt":null,
+             "windowOpensAt":"2026-11-22T00:30:00.000Z","windowClosesAt":"2026-11-22T02:00:00.000Z","targetAt":"2026-11-22T01:00:00.000Z",
+             "targetMinutes":165,"snoozesUsed":1,"snoozesRemaining":2,
+             "nextAlarm":{"kind":"follow_up","level":"critical","at":"2026-11-22T01:12:00.000Z"},
+             "led":{"color":"green","pattern":"steady"},"pendingConfirmation":null,"terminalState":null,"lastNight":null,
+             "faults":[{"code":"audio_unavailable","advice":"…"},{"code":"caregiver_link_down","advice":"…"}],
+             "health":null,"doubt":null,"stateDir":null,"alarmRinging":true,"caregiverLink":null}
+            """
+        return try ControlProtocol.decoder().decode(StatusReport.self, from: Data(json.utf8))
+    }
+
+    static func object(_ bytes: [UInt8]) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    @Test func theStateSaysWhereTheNightStandsWithZonedTimes() throws {
+        let s = try Self.object(BridgeMessages.state(try Self.status()))
+        #expect(s["phase"] as? String == "active")
+        #expect(s["dose1_at"] as? String == "2026-11-21T22:00:00+00:00", "Home Assistant needs the offset")
+        #expect(s["dose2_at"] is NSNull)
+        #expect(s["window_closes_at"] as? String == "2026-11-22T02:00:00+00:00")
+        #expect(s["minutes_left"] as? Int == 49, "01:10:30 to 02:00: 49 whole minutes")
+        #expect(s["snoozes_used"] as? Int == 1 && s["alarm_ringing"] as? Bool == true)
+        #expect(s["faults"] as? [String] == ["audio_unavailable"], "the link's own fault stays out")
+        #expect(s["fault"] as? Bool == true)
+        #expect((s["next_alarm"] as? [String: Any])?["at"] as? String == "2026-11-22T01:12:00+00:00")
+    }
+
+    @Test func minutesLeftEndsWithDose2() throws {
+        #expect(BridgeMessages.minutesLeft(try Self.status(dose2: true)) == nil)
+        #expect(try Self.object(BridgeMessages.state(try Self.status(dose2: true)))["minutes_left"] is NSNull)
+    }
+
+    @Test func equalStatesAreEqualBytes() throws {
+        #expect(BridgeMessages.state(try Self.status()) == BridgeMessages.state(try Self.status()))
+        #expect(BridgeMessages.state(try Self.status()) != BridgeMessages.state(try Self.status(dose2: true)))
+    }
+
+    @Test func anEventCarriesItsIDAndTypeButNotThePatientsNotes() throws {
+        let e = FeedEvent(id: 42, kind: .sleepEvent, at: "2026-11-22T01:00:00.000Z", sessionID: "s1", sessionDate: "2026-11-21",
+                          subject: "e1", source: "button:dose", eventType: "bathroom", notes: "could not sleep, worried")
+        let m = try Self.object(BridgeMessages.event(e, boxID: "bedroom"))
+        #expect(m["event_type"] as? String == "sleep_event" && m["id"] as? Int == 42 && m["type"] as? String == "bathroom")
+        #expect(m["at"] as? String == "2026-11-22T01:00:00.000+00:00" && m["box_id"] as? String == "bedroom")
+        #expect(m["notes"] == nil && !String(decoding: BridgeMessages.event(e, boxID: "b"), as: UTF8.self).contains("worried"))
+        #expect(BridgeMessages.eventTypes.contains(m["event_type"] as? String ?? ""), "Home Assistant drops a type it was not told of")
+    }
+
+    /// debian/changelog names the version the packages carry; what the bridge tells Home Assistant must be it.
+    @Test func theVersionIsDebianChangelogs() throws {
+        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../debian/changelog")
+        let first = try String(contentsOf: changelog, encoding: .utf8).split(separator: "\n").first ?? ""
+        let version = try #require(first.firstMatch(of: /\(([0-9.]+)-[^)]+\)/)?.1)
+        #expect(String(version) == BoxVersion.current)
+    }
+}
