@@ -1,6 +1,4 @@
 import Foundation
-import Testing
-import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,22 +6,24 @@ import Glibc
 /// A real mosquitto broker on 127.0.0.1 for one test: a free port, a password file made by
 /// `mosquitto_passwd`, and (with `tls`) a TLS listener whose CA and certificate `openssl`
 /// makes here. Ready when the broker says it is running (its log, read with a deadline).
-final class TestBroker: @unchecked Sendable {
-    static let user = "caregiver"
-    static let password = "s3cret-night"
+public final class TestBroker: @unchecked Sendable {
+    public static let user = "caregiver"
+    public static let password = "s3cret-night"
 
-    let dir: URL
-    let port: Int
-    let tls: Bool
+    public let dir: URL
+    public let port: Int
+    public let tls: Bool
     private var process: Process?
 
-    var caFile: String { dir.appendingPathComponent("ca.crt").path }
+    public var caFile: String { dir.appendingPathComponent("ca.crt").path }
     /// A CA that signed nothing this broker shows: a client trusting it must refuse the broker.
-    var otherCAFile: String { dir.appendingPathComponent("other-ca.crt").path }
+    public var otherCAFile: String { dir.appendingPathComponent("other-ca.crt").path }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    init(tls: Bool) throws {
+    /// `persistent`: the broker keeps sessions and queued messages across a clean `stop()`
+    /// (a broker restarted for maintenance), so a subscriber with a session misses nothing.
+    public init(tls: Bool, persistent: Bool = false) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -34,7 +34,8 @@ final class TestBroker: @unchecked Sendable {
             per_listener_settings false
             allow_anonymous false
             password_file \(dir.appendingPathComponent("passwd").path)
-            persistence false
+            persistence \(persistent)
+            persistence_location \(dir.path)/
             log_dest stderr
             log_type error
             log_type warning
@@ -52,14 +53,14 @@ final class TestBroker: @unchecked Sendable {
     }
 
     /// Starts (or starts again, on the same port) and returns once the broker is running.
-    func start() throws {
+    public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         p.arguments = ["-c", dir.appendingPathComponent("mosquitto.conf").path]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        try Self.withTermUnblocked { try p.run() }
         process = p
         let log = LineReader(fd: err.fileHandleForReading.fileDescriptor)
         var seen: [String] = []
@@ -75,8 +76,29 @@ final class TestBroker: @unchecked Sendable {
         err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
     }
 
+    /// Runs `body` (a spawn) with SIGTERM and SIGINT unblocked on this thread, so the child
+    /// can be stopped cleanly: the test runner blocks them, and a child inherits the mask.
+    static func withTermUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+        var unblock = sigset_t(), saved = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTERM)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        return try body()
+    }
+
+    /// Stops the broker cleanly (SIGTERM): it saves its sessions when persistent.
+    public func stop() {
+        guard let p = process else { return }
+        Glibc.kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        (p.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+        process = nil
+    }
+
     /// Stops the broker (SIGKILL: an outage, not a goodbye).
-    func kill() {
+    public func kill() {
         guard let p = process else { return }
         Glibc.kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
@@ -84,14 +106,14 @@ final class TestBroker: @unchecked Sendable {
         process = nil
     }
 
-    func cleanup() {
+    public func cleanup() {
         kill()
         try? FileManager.default.removeItem(at: dir)
     }
 
     /// The retained messages under `filter` as `mosquitto_sub -v` prints them ("topic payload"),
     /// read by a real subscriber that leaves once it has `count`.
-    func retained(_ filter: String, count: Int) throws -> [String] {
+    public func retained(_ filter: String, count: Int) throws -> [String] {
         var args = ["-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", filter, "-v",
                     "-C", String(count), "-W", "10"]
         if tls { args += ["--cafile", caFile] }
@@ -99,7 +121,7 @@ final class TestBroker: @unchecked Sendable {
         return out.split(separator: "\n").map(String.init).sorted()
     }
 
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()

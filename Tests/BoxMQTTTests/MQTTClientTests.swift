@@ -1,6 +1,7 @@
 import BoxMQTT
 import Foundation
 import Testing
+import TestSupport
 
 /// The MQTT client against a real mosquitto broker: TLS and a password, QoS 1 messages a
 /// real subscriber reads, refusals worded, and messages published during an outage
