@@ -979,6 +979,95 @@ def scenario_members(g: Guest) -> bool:
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def poll_until(what, timeout: float, every: float = 0.2):
+    """what() until it returns something truthy, or None after `timeout` s (a guest-side change
+    the host cannot wait on otherwise: a unit restarting, a broker noticing a dead client)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = what()
+        if got:
+            return got
+        time.sleep(every)
+    return None
+
+
+def scenario_caregiver(g: Guest) -> bool:
+    """(9) The caregiver bridge as a caregiver meets it, under the real systemd: boxd-mqtt from
+    the package and the distribution's mosquitto with a password. A press on the real GPIO line
+    reaches a subscriber; the bridge's namespace has no night log; kill -9 gives the last will
+    (offline) and systemd restarts the bridge; a broker outage is a fault in status, and the
+    events of the outage follow when the broker is back."""
+    problems: list[str] = []
+    figs: list[str] = []
+    pw = "night-s3cret"
+    sub_args = f"-h 127.0.0.1 -u caregiver -P {pw} -t 'dosetap/vbox/#' -F '%U %r %t %p'"
+    g.ssh(f"""set -e
+        printf 'listener 1883 127.0.0.1\nallow_anonymous false\npassword_file /etc/mosquitto/passwd\n' > /etc/mosquitto/conf.d/vbox.conf
+        mosquitto_passwd -b -c /etc/mosquitto/passwd caregiver {pw}
+        chown mosquitto: /etc/mosquitto/passwd && chmod 0600 /etc/mosquitto/passwd
+        systemctl restart mosquitto
+        printf '{pw}\n' > /etc/boxd/mqtt-password && chown root:boxd-mqtt /etc/boxd/mqtt-password && chmod 0640 /etc/boxd/mqtt-password
+        cp /etc/boxd/boxd.toml /run/vbox/boxd.toml.before
+        printf '\n[mqtt]\nenabled = true\nhost = "127.0.0.1"\nusername = "caregiver"\npassword_file = "/etc/boxd/mqtt-password"\nbox_id = "vbox"\nkeepalive_seconds = 5\n' >> /etc/boxd/boxd.toml""")
+    try:
+        off = g.ssh("systemctl show boxd-mqtt -p ActiveState -p Result -p ExecMainStatus --value | tr '\\n' ' '", check=False).stdout.strip()
+        figs.append(f"before [mqtt]: boxd-mqtt {off} (exits 0 while the link is off)")
+        g.ssh("vbox fresh && systemctl restart boxd-mqtt")
+        link = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
+                                        if l.startswith("Caregiver link: up")), None), 30)
+        check(link is not None, problems, "the link did not come up within 30 s: "
+              + g.ssh("journalctl -u boxd-mqtt -n 5 --no-pager", check=False).stdout[-300:])
+        g.ssh(f"setsid timeout 60 mosquitto_sub {sub_args} > /run/vbox/sub.txt 2>&1 < /dev/null &")
+        poll_until(lambda: "availability online" in g.ssh("cat /run/vbox/sub.txt", check=False).stdout, 10)
+        g.ssh("vbox press 150")
+        sub = poll_until(lambda: (lambda t: t if '"event_type":"dose1"' in t else None)(g.ssh("cat /run/vbox/sub.txt", check=False).stdout), 15) or ""
+        line = next((l for l in sub.splitlines() if '"event_type":"dose1"' in l), "")
+        m = re.match(r"(\d+\.\d+) 0 dosetap/vbox/event (.*)", line)
+        if check(m is not None and '"source":"button:dose"' in line, problems, f"no dose1 event from the press: {sub[-400:]}"):
+            at = iso_epoch(json.loads(m.group(2))["at"])
+            figs.append(f"press -> dose1 event at the subscriber: {(float(m.group(1)) - at) * 1000:.0f} ms after the stored time")
+
+        # The bridge's own view of the file system: no night log.
+        pid = g.ssh("systemctl show boxd-mqtt -p MainPID --value").stdout.strip()
+        seen = g.ssh(f"nsenter -t {pid} -m ls /var/lib/boxd 2>&1; echo rc=$?", check=False).stdout.strip().replace("\n", " ")
+        check("rc=0" not in seen and "nightlog" not in seen, problems, f"the bridge's namespace lists the night log: {seen}")
+        figs.append(f"in boxd-mqtt's mount namespace `ls /var/lib/boxd`: {seen}")
+        sec = g.ssh("systemd-analyze security boxd-mqtt 2>&1 | tail -1", check=False).stdout.strip()
+        figs.append(sec.replace("→ ", ""))
+
+        # Power gone (kill -9): the broker's last will, then systemd brings the bridge back.
+        g.ssh(f"setsid timeout 60 mosquitto_sub {sub_args} > /run/vbox/sub2.txt 2>&1 < /dev/null &")
+        poll_until(lambda: "availability online" in g.ssh("cat /run/vbox/sub2.txt", check=False).stdout, 10)
+        t_kill = float(g.ssh("date +%s.%N && systemctl kill -s KILL boxd-mqtt").stdout.split()[0])
+        offline = poll_until(lambda: next((l for l in g.ssh("cat /run/vbox/sub2.txt", check=False).stdout.splitlines()
+                                           if l.endswith("availability offline")), None), 15)
+        if check(offline is not None, problems, "no offline (last will) within 15 s of kill -9"):
+            figs.append(f"kill -9 -> offline at the subscriber in {float(offline.split()[0]) - t_kill:.2f} s (keepalive 5 s)")
+        back = poll_until(lambda: "Caregiver link: up" in g.ssh("boxctl status", check=False).stdout and
+                          g.ssh("systemctl show boxd-mqtt -p NRestarts --value").stdout.strip(), 30)
+        check(bool(back), problems, "systemd did not restart the bridge to a working link within 30 s")
+        figs.append(f"restarted by systemd (NRestarts={back})")
+
+        # The broker goes away: a fault in status (no tone); what happened meanwhile follows.
+        g.ssh("systemctl stop mosquitto")
+        down = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
+                                        if l.startswith("Caregiver link: DOWN")), None), 15)
+        check(down is not None, problems, "status did not show the link down within 15 s")
+        g.ssh("boxctl snooze >/dev/null 2>&1 || true; boxctl log bathroom >/dev/null")
+        queued = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
+                                          if "queued" in l), None), 10)
+        figs.append(f"broker stopped: `{queued or down}`")
+        check(queued is not None, problems, "status did not count the queued event")
+        g.ssh("systemctl start mosquitto")
+        after = poll_until(lambda: "Caregiver link: up" in g.ssh("boxctl status", check=False).stdout and "queued" not in g.ssh("boxctl status", check=False).stdout, 60)
+        check(bool(after), problems, "the queued event was not delivered within 60 s of the broker's return")
+        figs.append("broker back: link up, nothing queued")
+    finally:
+        g.ssh("cp /run/vbox/boxd.toml.before /etc/boxd/boxd.toml; pkill mosquitto_sub; systemctl restart boxd-mqtt; vbox fresh", check=False)
+    return R.add("9 caregiver bridge under systemd (boxd-mqtt, mosquitto)", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
 def scenario_upgrade(g: Guest) -> bool:
     """(7) Upgrade in the middle of a night: Dose 1 148 min ago, `apt install` of the next
     revision while boxd runs; one restart, the same night, the window-open alarm once and on
@@ -1320,7 +1409,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -1342,16 +1431,16 @@ def main() -> int:
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
-    wanted = args.only or ["3", "1", "2", "4", "8", "7", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "2", "4", "8", "7", "9", "5", "6", "control"]
     rng = random.Random(args.seed)
     if not args.shell:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "2", "4", "8", "7")]:
+            for name in [n for n in wanted if n in ("3", "1", "2", "4", "8", "7", "9")]:
                 try:
                     {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
-                     "8": scenario_members, "7": scenario_upgrade}[name](g)
+                     "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()
