@@ -97,7 +97,8 @@ let package = Package(
         ]),
         // Against a real mosquitto broker started by the tests (password file, TLS with a CA made by openssl).
         .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT", "TestSupport"]),
-        .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge", "BoxControl", "DoseCore"]),
+        // Fixtures: Home Assistant's discovery keys, read through #filePath.
+        .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge", "BoxControl", "DoseCore"], exclude: ["Fixtures"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"]),

@@ -65,6 +65,9 @@ public final class MQTTClient: @unchecked Sendable {
         case disconnected(String)
         /// The broker has the message `mid` (PUBACK for QoS 1).
         case acknowledged(mid: Int32)
+        /// The broker answered `mid` with an error (MQTT 5 reason code: not authorised to
+        /// publish there, quota exceeded …): it does not have the message.
+        case rejected(mid: Int32, reason: String)
     }
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -78,6 +81,9 @@ public final class MQTTClient: @unchecked Sendable {
     private let wake = NSCondition()
     private let finished = DispatchSemaphore(value: 0)
     static let backoff: ClosedRange<Double> = 0.5...30
+    /// The broker refused this connection attempt (told as `.refused`): the connection's end
+    /// that follows is that refusal, not news. Only the network thread touches it.
+    private var refusedThisAttempt = false
 
     /// Sets everything up; nothing is connected until `start()`. Throws when a setting is
     /// refused (a TLS file that cannot be read, a keepalive under 5 s).
@@ -89,7 +95,9 @@ public final class MQTTClient: @unchecked Sendable {
         self.onEvent = onEvent
         mosquitto_user_data_set(m, Unmanaged.passUnretained(self).toOpaque())
         _ = mosquitto_threaded_set(m, true) // publish comes from other threads
-        try check(mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
+        // MQTT 5: a broker that refuses a publish (its ACL) says so in the PUBACK; with 3.1.1 it
+        // acknowledges it all the same and drops it, and the sender would move on.
+        try check(mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "protocol version")
         if let user = settings.username {
             try check(mosquitto_username_pw_set(m, user, settings.password), "username")
         }
@@ -99,18 +107,23 @@ public final class MQTTClient: @unchecked Sendable {
         if let will = settings.will {
             try check(mosquitto_will_set(m, will.topic, Int32(will.payload.utf8.count), will.payload, 1, will.retain), "will")
         }
-        mosquitto_connect_callback_set(m) { _, obj, rc in
+        mosquitto_connect_v5_callback_set(m) { _, obj, rc, _, _ in
             guard let obj else { return }
             let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
-            me.onEvent(rc == 0 ? .connected : .refused(String(cString: mosquitto_connack_string(rc))))
+            me.refusedThisAttempt = rc != 0
+            me.onEvent(rc == 0 ? .connected : .refused(String(cString: mosquitto_reason_string(rc))))
         }
-        mosquitto_publish_callback_set(m) { _, obj, mid in
+        mosquitto_publish_v5_callback_set(m) { _, obj, mid, reason, _ in
             guard let obj else { return }
-            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(.acknowledged(mid: mid))
+            // Below 0x80 is success (0x10: nobody subscribed, which is no error for us).
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(
+                reason < 0x80 ? .acknowledged(mid: mid) : .rejected(mid: mid, reason: String(cString: mosquitto_reason_string(reason))))
         }
         mosquitto_disconnect_callback_set(m) { _, obj, rc in
-            guard let obj, rc != 0 else { return } // 0: we asked for it
-            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(.disconnected(MQTTClient.describe(rc)))
+            // 0: we asked for it.
+            guard let obj, rc != 0 else { return }
+            let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            if !me.refusedThisAttempt { me.onEvent(.disconnected(MQTTClient.describe(rc))) }
         }
     }
 
@@ -182,11 +195,12 @@ public final class MQTTClient: @unchecked Sendable {
                 continue
             }
             if !isRunning { break }
-            onEvent(.disconnected(Self.describe(rc)))
+            if !refusedThisAttempt { onEvent(.disconnected(Self.describe(rc))) }
             wake.lock()
             if isRunning { _ = wake.wait(until: Date(timeIntervalSinceNow: delay)) }
             wake.unlock()
             delay = min(delay * 2, Self.backoff.upperBound)
+            refusedThisAttempt = false
             if isRunning { rc = mosquitto_reconnect(handle) }
         }
     }

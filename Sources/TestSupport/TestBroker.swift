@@ -23,7 +23,8 @@ public final class TestBroker: @unchecked Sendable {
 
     /// `persistent`: the broker keeps sessions and queued messages across a clean `stop()`
     /// (a broker restarted for maintenance), so a subscriber with a session misses nothing.
-    public init(tls: Bool, persistent: Bool = false) throws {
+    /// `acl`: the text of an acl_file (what each user may read and write), or nil: anything goes.
+    public init(tls: Bool, persistent: Bool = false, acl: String? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -44,6 +45,10 @@ public final class TestBroker: @unchecked Sendable {
             listener \(port) 127.0.0.1
 
             """
+        if let acl {
+            try acl.write(to: dir.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
+            conf += "acl_file \(dir.appendingPathComponent("acl").path)\n"
+        }
         if getuid() == 0 { conf += "user root\n" } // as root it would switch to user mosquitto, who cannot read these files
         if tls {
             conf += "cafile \(caFile)\ncertfile \(dir.appendingPathComponent("server.crt").path)\nkeyfile \(dir.appendingPathComponent("server.key").path)\n"

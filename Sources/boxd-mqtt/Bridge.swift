@@ -66,8 +66,13 @@ final class Bridge: @unchecked Sendable {
             setLink(.refused, detail: why)
         case .disconnected(let why):
             if link.state == .up { logger.warning("lost the broker: \(why); events wait on the box") }
-            // A refusal stays a refusal while the broker keeps refusing.
-            if link.state != .refused || !why.contains("refused") { setLink(.down, detail: why) }
+            setLink(.down, detail: why)
+        case .rejected(let mid, let reason):
+            // The broker does not have it, and libmosquitto will not send it again: the cursor
+            // stays before it, so a restart (once the broker's ACL is mended) sends it again.
+            let id = cursor.inFlight.first { $0.mid == mid }.map { "event #\($0.id)" } ?? "a message"
+            logger.error("the broker refused \(id): \(reason); check its ACL for \(options.topics.base)/\(options.topics.boxID)/#, then restart boxd-mqtt")
+            setLink(.refused, detail: "the broker refused \(id): \(reason)")
         case .acknowledged(let mid):
             if mid == goodbyeMid {
                 goodbyeMid = nil

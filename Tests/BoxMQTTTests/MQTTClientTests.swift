@@ -77,8 +77,26 @@ import TestSupport
         client.start()
         defer { client.stop() }
         let refused = events.first { if case .refused = $0 { true } else { false } }
-        #expect(refused == .refused("Connection Refused: not authorised."), "\(events.all)")
+        #expect(refused == .refused("Not authorized"), "MQTT 5 reason 0x87: \(events.all)")
         #expect(!events.all.contains(.connected))
+    }
+
+    /// MQTT 5: a publish the broker's ACL forbids is answered with a reason, not acknowledged
+    /// (with 3.1.1 it would be PUBACKed and dropped, and the bridge's cursor would move past it).
+    @Test func aPublishTheBrokerForbidsIsRejectedNotAcknowledged() throws {
+        let broker = try TestBroker(tls: false, acl: "user \(TestBroker.user)\ntopic read dosetap/#\ntopic readwrite open/#\n")
+        defer { broker.cleanup() }
+        let events = Events()
+        let client = try MQTTClient(Self.settings(broker)) { events.add($0) }
+        client.start()
+        defer { client.stop() }
+        #expect(events.first { $0 == .connected } != nil, "\(events.all)")
+        let denied = try client.publish(topic: "dosetap/test/event", payload: Array("{}".utf8))
+        let allowed = try client.publish(topic: "open/test", payload: Array("{}".utf8))
+        #expect(events.acknowledged([allowed]), "\(events.all)")
+        let rejected = events.first { if case .rejected(denied, _) = $0 { true } else { false } }
+        #expect(rejected == .rejected(mid: denied, reason: "Not authorized"), "\(events.all)")
+        #expect(!events.all.contains(.acknowledged(mid: denied)))
     }
 
     @Test func aBrokerWhoseCertificateTheCADidNotSignIsNeverTrusted() throws {

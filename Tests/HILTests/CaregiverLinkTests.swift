@@ -282,8 +282,8 @@ import Glibc
         let status = try rig.boxctl(["status"])
         let line = status.out.split(separator: "\n").first { $0.hasPrefix("Caregiver link:") } ?? ""
         switch wrong {
-        // mosquitto 2.0 answers a wrong password "not authorised" (CONNACK 5).
-        case "password": #expect(line.contains("REFUSED by the broker") && line.contains("not authorised"), "\(line)")
+        // mosquitto 2.0 answers a wrong password "Not authorized" (MQTT 5 reason 0x87).
+        case "password": #expect(line.contains("REFUSED by the broker") && line.contains("Not authorized"), "\(line)")
         case "ca": #expect(line.contains("DOWN since") && line.lowercased().contains("tls"), "\(line)")
         default: #expect(line.contains("DOWN since") && line.contains("Connection refused"), "\(line)")
         }
@@ -294,5 +294,26 @@ import Glibc
         let sounds = try rig.boxctl(["sim", "sounds", "--json"]).out
         #expect(!sounds.contains("error") && !sounds.contains("warning"), "\(sounds)")
         #expect(rig.isAlive && bridge.process.isRunning)
+    }
+
+    /// A broker whose ACL lets the box read its topics but not publish events: each refusal is
+    /// told (MQTT 5's PUBACK reason), the link shows REFUSED in status, and the cursor does not
+    /// move past the refused event, so nothing is skipped once the ACL is mended.
+    @Test func aBrokerThatRefusesTheEventsIsAFaultAndTheCursorWaits() throws {
+        let broker = try TestBroker(tls: true, acl: "user \(TestBroker.user)\ntopic readwrite homeassistant/#\ntopic readwrite dosetap/\(Self.boxID)/state\ntopic readwrite dosetap/\(Self.boxID)/availability\ntopic read dosetap/\(Self.boxID)/event\n")
+        defer { broker.cleanup() }
+        let (rig, config) = try Self.box(broker)
+        defer { Self.cleanup(rig, config) }
+        try rig.launch()
+        let bridge = try Bridge(rig, config: config)
+        defer { bridge.kill9() }
+        #expect(try Self.link(rig) { $0["state"] as? String == "up" }?["state"] as? String == "up")
+        let cursorBefore = try String(contentsOf: rig.dir.appendingPathComponent("bridge/cursor"), encoding: .utf8)
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        let link = try Self.link(rig) { $0["state"] as? String == "refused" }
+        #expect(link?["state"] as? String == "refused" && (link?["detail"] as? String ?? "").contains("refused event #"), "\(String(describing: link))")
+        #expect((link?["queued"] as? Int ?? 0) >= 2, "night_started and dose1 wait on the box: \(String(describing: link))")
+        #expect(bridge.waitLog("check its ACL"))
+        #expect(try String(contentsOf: rig.dir.appendingPathComponent("bridge/cursor"), encoding: .utf8) == cursorBefore)
     }
 }

@@ -1029,9 +1029,15 @@ def scenario_caregiver(g: Guest) -> bool:
 
         # The bridge's own view of the file system: no night log.
         pid = g.ssh("systemctl show boxd-mqtt -p MainPID --value").stdout.strip()
-        seen = g.ssh(f"nsenter -t {pid} -m ls /var/lib/boxd 2>&1; echo rc=$?", check=False).stdout.strip().replace("\n", " ")
-        check("rc=0" not in seen and "nightlog" not in seen, problems, f"the bridge's namespace lists the night log: {seen}")
-        figs.append(f"in boxd-mqtt's mount namespace `ls /var/lib/boxd`: {seen}")
+        # As root there: an empty directory (InaccessiblePaths= mounts an empty one over it); as
+        # the bridge's user: no entry at all.
+        seen = g.ssh(f"nsenter -t {pid} -m ls -A /var/lib/boxd 2>&1; echo rc=$?", check=False).stdout.strip().replace("\n", " ")
+        as_bridge = g.ssh(f"nsenter -t {pid} -m -S $(id -u boxd-mqtt) -G $(id -g boxd-mqtt) ls /var/lib/boxd 2>&1; echo rc=$?",
+                          check=False).stdout.strip().replace("\n", " ")
+        outside = g.ssh("ls /var/lib/boxd | tr '\\n' ' '", check=False).stdout.strip()
+        check("nightlog" in outside and "nightlog" not in seen and "nightlog" not in as_bridge and "rc=0" not in as_bridge, problems,
+              f"the bridge's namespace shows the night log: as root `{seen}`, as boxd-mqtt `{as_bridge}`")
+        figs.append(f"/var/lib/boxd outside: {outside}; in boxd-mqtt's mount namespace as root: `{seen}`, as boxd-mqtt: `{as_bridge}`")
         sec = g.ssh("systemd-analyze security boxd-mqtt 2>&1 | tail -1", check=False).stdout.strip()
         figs.append(sec.replace("→ ", ""))
 
