@@ -94,18 +94,14 @@ public final class TestBroker: @unchecked Sendable {
     }
 
     /// Stops the broker cleanly (SIGTERM): it saves its sessions when persistent.
-    public func stop() {
-        guard let p = process else { return }
-        Glibc.kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
-        (p.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
-        process = nil
-    }
+    public func stop() { end(SIGTERM) }
 
     /// Stops the broker (SIGKILL: an outage, not a goodbye).
-    public func kill() {
+    public func kill() { end(SIGKILL) }
+
+    private func end(_ signal: Int32) {
         guard let p = process else { return }
-        Glibc.kill(p.processIdentifier, SIGKILL)
+        Glibc.kill(p.processIdentifier, signal)
         p.waitUntilExit()
         (p.standardError as? Pipe)?.fileHandleForReading.readabilityHandler = nil
         process = nil

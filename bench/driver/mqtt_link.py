@@ -114,10 +114,12 @@ def main() -> int:
 
         # 1. Latency: take and undo alternate (Dose 1, its undo, ...): one feed entry each.
         lat: list[float] = []
+        replies: list[float] = []
         for i in range(a.events):
             n = len(sub.lines)
             t0 = time.time()
             reply = command(sock, {"cmd": "take", "confirm": True} if i % 2 == 0 else {"cmd": "undo"})
+            replies.append((time.time() - t0) * 1000)
             if not reply.get("ok"):
                 raise SystemExit(f"mqtt-link: boxd said {reply.get('message')}")
             sub.wait(lambda ls: any(t == "dosetap/bench/event" for _, t, _ in ls[n:]))
@@ -167,6 +169,9 @@ def main() -> int:
         print(f"{'event -> subscriber via boxd-mqtt (ms)':44} {len(lat):5} {bm:9.2f} {bp:9.2f} {max(lat):9.2f}")
         print(f"{'baseline: mosquitto_pub -> subscriber (ms)':44} {len(base):5} {rm:9.2f} {rp:9.2f} {max(base):9.2f}")
         print(f"{'ratio bridge / baseline':44} {'':5} {bm / rm:9.2f} {bp / rp:9.2f}")
+        cm = statistics.median(replies)
+        print(f"{'reply of boxd to the same command (ms)':44} {len(replies):5} {cm:9.2f} {pct(replies, 99):9.2f} {max(replies):9.2f}")
+        print(f"  (the reply comes after the commit; the bridge's own share, median: {bm - cm:.2f} ms)")
         print(f"outage: {a.outage} commands while the broker was down (status said {queued} events queued); "
               f"{len(replayed)} delivered after it came back, in {drain:.0f} ms; ids in order: {in_order}; "
               f"duplicates by id over the whole run: {dups}")
