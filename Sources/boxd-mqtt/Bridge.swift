@@ -62,7 +62,8 @@ final class Bridge: @unchecked Sendable {
             if let lastState { publish(options.topics.state, lastState, retain: true) }
             setLink(.up, detail: nil)
         case .refused(let why):
-            logger.error("the broker refused the connection: \(why)")
+            // Once per refusal, not at every retry.
+            if link.state != .refused || link.detail != why { logger.error("the broker refused the connection: \(why)") }
             setLink(.refused, detail: why)
         case .disconnected(let why):
             if link.state == .up { logger.warning("lost the broker: \(why); events wait on the box") }
