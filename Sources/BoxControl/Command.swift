@@ -153,6 +153,14 @@ extension Command {
         public static let edgeCount = 1...10_000
     }
 
+    /// Changes nothing and makes no sound: what the caregiver bridge may send.
+    public var isReadOnly: Bool {
+        switch self {
+        case .status, .config, .doctor, .watch, .link: true
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .testLED, .testSound, .sim, .bench: false
+        }
+    }
+
     /// Only for a box with simulated hardware: refused otherwise (`403_NOT_SIMULATED`).
     public var needsSimulation: Bool {
         switch self {

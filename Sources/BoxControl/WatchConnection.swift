@@ -53,6 +53,11 @@ public final class WatchConnection: @unchecked Sendable {
 extension ControlClient {
     /// Opens a `watch`: the connection, its first frame (`watching` or why not) still to be read.
     public func openWatch(after: Int64?) throws(Failure) -> WatchConnection {
-        WatchConnection(fd: try connect(sending: .watch(after: after)) { _ in })
+        WatchConnection(fd: try connect(sending: .watch(after: after)) { fd in
+            // A `link` frame written while boxd is busy must not hold its writer (the bridge's
+            // network thread) for long; a frame that cannot go now is sent again later.
+            var tv = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        })
     }
 }

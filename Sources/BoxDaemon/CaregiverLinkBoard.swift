@@ -12,6 +12,9 @@ public final class CaregiverLinkBoard: Sendable {
         /// When the reported state began (boxd's clock).
         var since: Date
         var connected = false
+        /// The watch connection that reported last: only its end means the bridge is gone
+        /// (a bridge that reconnected reports on a new one before the old one is closed).
+        var reporter: UInt64?
         /// Since when no bridge is connected (boxd's start, or the last bridge's goodbye).
         var goneSince: Date
     }
@@ -25,14 +28,15 @@ public final class CaregiverLinkBoard: Sendable {
         seen = Mutex(Seen(since: since, goneSince: since))
     }
 
-    /// A report, or nil when the reporting bridge's connection closed.
-    func update(_ report: CaregiverLinkReport?, now: Date) {
+    /// A report from watch connection `connection`, or nil when that connection closed.
+    func update(_ report: CaregiverLinkReport?, from connection: UInt64, now: Date) {
         seen.withLock { s in
             if let report {
                 if !s.connected || s.report?.state != report.state { s.since = now }
                 s.report = report
                 s.connected = true
-            } else if s.connected {
+                s.reporter = connection
+            } else if s.connected, s.reporter == connection {
                 s.connected = false
                 s.goneSince = now
             }

@@ -9,6 +9,11 @@ import Foundation
 extension Engine {
     public func handle(_ command: Command, uid: UInt32) async -> Reply {
         let source = Source.cli(uid: uid)
+        // The caregiver bridge is in group boxd to reach the socket, and may only read: no
+        // MQTT message can record, undo or skip a dose, even through a bridge gone wrong.
+        if let bridge = Self.bridgeUID, uid == bridge, !command.isReadOnly {
+            return .refused(code: "403_READ_ONLY", message: "boxd-mqtt may only read (status, watch): \(command.name) refused", status: nil)
+        }
         switch command {
         case .status, .doctor: return .status(status())
         case .take(let confirm): return reply(apply(.takeDose(confirmed: confirm), source: source))
@@ -42,6 +47,9 @@ extension Engine {
             return await benchCommand(bench)
         }
     }
+
+    /// The caregiver bridge's user (systemd/boxd-sysusers.conf), if this machine has it.
+    static let bridgeUID: UInt32? = getpwnam("boxd-mqtt").map { $0.pointee.pw_uid }
 
     /// The event feed after `after` (at most `limit` entries) and the newest id, for `watch`.
     public func feedPage(after: Int64?, limit: Int) -> Result<(newest: Int64, events: [FeedEvent]), WatchSource.WatchFailure> {

@@ -43,7 +43,8 @@ extension ControlServer {
 
         var frames: [UInt8] = []
         var reportedLink = false
-        defer { if reportedLink { watch.link(nil) } }
+        let token = UInt64.random(in: 1...UInt64.max)
+        defer { if reportedLink { watch.link(nil, token) } }
         var cursor: Int64
         if let after {
             cursor = after
@@ -66,7 +67,7 @@ extension ControlServer {
                 let n = chunk.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) })
                 if n <= 0 { return }
                 frames += chunk[..<n]
-                reportLinks(in: &frames, to: watch, reported: &reportedLink)
+                reportLinks(in: &frames, to: watch, token: token, reported: &reportedLink)
                 if frames.count > ControlProtocol.maxFrameBytes { return }
             }
             if fds[1].revents != 0 { FeedSignal.drain(wake) }
@@ -74,12 +75,12 @@ extension ControlServer {
     }
 
     /// Hands each complete `link` frame in `buffer` to the source and drops it from the buffer.
-    private func reportLinks(in buffer: inout [UInt8], to watch: WatchSource, reported: inout Bool) {
+    private func reportLinks(in buffer: inout [UInt8], to watch: WatchSource, token: UInt64, reported: inout Bool) {
         while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             let frame = Array(buffer[..<nl])
             buffer.removeSubrange(...nl)
             if case .success(.link(let report)) = ControlProtocol.decodeCommand(frame) {
-                watch.link(report)
+                watch.link(report, token)
                 reported = true
             }
         }

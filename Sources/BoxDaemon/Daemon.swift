@@ -122,7 +122,7 @@ public final class Daemon: Sendable {
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
         let board = engine.caregiverLink
-        let watch = WatchSource(signal: engine.feedSignal, link: { board.update($0, now: clock.now().wall) }) { after, limit in
+        let watch = WatchSource(signal: engine.feedSignal, link: { board.update($0, from: $1, now: clock.now().wall) }) { after, limit in
             await engine.feedPage(after: after, limit: limit)
         }
         server = ControlServer(path: options.socketPath, logger: logger, watch: watch) { req, uid in

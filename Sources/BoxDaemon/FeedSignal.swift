@@ -59,10 +59,11 @@ public struct WatchSource: Sendable {
 
     public let signal: FeedSignal
     public let read: Read
-    /// A caregiver bridge's `link` frame on its watch connection; nil when that connection closed.
-    public let link: @Sendable (CaregiverLinkReport?) -> Void
+    /// A caregiver bridge's `link` frame on its watch connection, or nil when that connection
+    /// closed; the token names the connection (a bridge that reconnects has a new one).
+    public let link: @Sendable (CaregiverLinkReport?, _ connection: UInt64) -> Void
 
-    public init(signal: FeedSignal, link: @escaping @Sendable (CaregiverLinkReport?) -> Void = { _ in }, read: @escaping Read) {
+    public init(signal: FeedSignal, link: @escaping @Sendable (CaregiverLinkReport?, UInt64) -> Void = { _, _ in }, read: @escaping Read) {
         self.signal = signal
         self.link = link
         self.read = read

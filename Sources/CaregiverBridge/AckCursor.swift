@@ -34,6 +34,16 @@ public struct AckCursor: Sendable, Hashable {
         return true
     }
 
+    /// An entry in flight was handed to the broker again under a new mid (the broker refused it
+    /// the first time, and libmosquitto dropped it). False if `id` is not in flight.
+    @discardableResult
+    public mutating func republished(id: Int64, mid: Int32) -> Bool {
+        guard let i = inFlight.firstIndex(where: { $0.id == id }) else { return false }
+        ackedMids.remove(inFlight[i].mid)
+        inFlight[i].mid = mid
+        return true
+    }
+
     /// The broker acknowledged `mid`. Returns the new cursor when it moved.
     public mutating func acknowledged(mid: Int32) -> Int64? {
         guard inFlight.contains(where: { $0.mid == mid }) else { return nil } // not ours, or already counted

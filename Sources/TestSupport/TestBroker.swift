@@ -81,16 +81,23 @@ public final class TestBroker: @unchecked Sendable {
         err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
     }
 
-    /// Runs `body` (a spawn) with SIGTERM and SIGINT unblocked on this thread, so the child
+    /// Runs `body` (a spawn) with SIGTERM, SIGINT and SIGHUP unblocked on this thread, so the child
     /// can be stopped cleanly: the test runner blocks them, and a child inherits the mask.
     static func withTermUnblocked<T>(_ body: () throws -> T) rethrows -> T {
         var unblock = sigset_t(), saved = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGTERM)
         sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &unblock, &saved)
         defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         return try body()
+    }
+
+    /// Replaces the ACL and has the running broker read it again (SIGHUP).
+    public func reload(acl: String) throws {
+        try acl.write(to: dir.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
+        if let p = process { Glibc.kill(p.processIdentifier, SIGHUP) }
     }
 
     /// Stops the broker cleanly (SIGTERM): it saves its sessions when persistent.

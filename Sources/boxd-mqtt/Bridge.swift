@@ -36,6 +36,15 @@ final class Bridge: @unchecked Sendable {
     private var cursorFault: String?
     /// The `offline` published by a clean stop, until the broker has it.
     private var goodbyeMid: Int32?
+    /// Connected to the broker now (the link's state may say REFUSED while connected).
+    private var connected = false
+    /// Entries the broker refused (MQTT 5 PUBACK reason): libmosquitto dropped them, so this
+    /// process sends them again, every `retryRefusedSeconds`, until the broker takes them.
+    private var refusedIDs: Set<Int64> = []
+    static let retryRefusedSeconds = 10.0
+    private var retryRefusedAt = Date.distantPast
+    /// boxd's side: the delay before the next watch (reset once boxd answers one).
+    private var retryDelay = 0.5
 
     init(options: Options, mqtt settings: MQTTClient.Settings, cursor saved: Int64?, logger: Logger) throws(MQTTClient.Failure) {
         self.options = options
@@ -55,25 +64,35 @@ final class Bridge: @unchecked Sendable {
         defer { lock.unlock() }
         switch event {
         case .connected:
+            connected = true
             logger.info("connected to the broker; \(cursor.inFlight.count) event(s) in flight are sent again")
             // Retained, so a new subscriber (Home Assistant) sees them at once.
             publish(options.topics.availability, Array(BridgeTopics.online.utf8), retain: true)
             publish(options.topics.discovery, Discovery.payload(options.topics, version: BoxVersion.current), retain: true)
             if let lastState { publish(options.topics.state, lastState, retain: true) }
-            setLink(.up, detail: nil)
+            // A refusal stands until the refused entries are taken.
+            if refusedIDs.isEmpty { setLink(.up, detail: nil) }
         case .refused(let why):
+            connected = false
             // Once per refusal, not at every retry.
             if link.state != .refused || link.detail != why { logger.error("the broker refused the connection: \(why)") }
             setLink(.refused, detail: why)
         case .disconnected(let why):
+            connected = false
             if link.state == .up { logger.warning("lost the broker: \(why); events wait on the box") }
             setLink(.down, detail: why)
         case .rejected(let mid, let reason):
             // The broker does not have it, and libmosquitto will not send it again: the cursor
-            // stays before it, so a restart (once the broker's ACL is mended) sends it again.
-            let id = cursor.inFlight.first { $0.mid == mid }.map { "event #\($0.id)" } ?? "a message"
-            logger.error("the broker refused \(id): \(reason); check its ACL for \(options.topics.base)/\(options.topics.boxID)/#, then restart boxd-mqtt")
-            setLink(.refused, detail: "the broker refused \(id): \(reason)")
+            // stays before it, and the feed thread sends it again until the broker takes it.
+            let sent = cursor.inFlight.first { $0.mid == mid }
+            if let sent { refusedIDs.insert(sent.id) }
+            retryRefusedAt = Date(timeIntervalSinceNow: Self.retryRefusedSeconds)
+            let what = sent.map { "event #\($0.id)" } ?? "a message"
+            if link.state != .refused {
+                logger.error("the broker refused \(what): \(reason); check its ACL for \(options.topics.base)/\(options.topics.boxID)/#")
+            }
+            setLink(.refused, detail: "the broker refused \(what): \(reason)")
+            lock.broadcast()
         case .acknowledged(let mid):
             if mid == goodbyeMid {
                 goodbyeMid = nil
@@ -89,6 +108,8 @@ final class Bridge: @unchecked Sendable {
                 cursorFault = error.description
             }
             link.acked = moved
+            // The broker takes what it refused before: the refusal is over.
+            if connected, refusedIDs.isEmpty, link.state == .refused { setLink(.up, detail: nil) }
             report()
             lock.broadcast() // the feed may go on
         }
@@ -119,19 +140,17 @@ final class Bridge: @unchecked Sendable {
     /// Runs until `stop()`: follows the feed, reconnecting to boxd whenever it goes away.
     func run() {
         mqtt.start()
-        var delay = 0.5
         while !isStopping {
             do {
                 try follow()
-                delay = 0.5
             } catch {
-                logger.warning("\(error); trying again in \(delay) s")
+                logger.warning("\(error); trying again in \(retryDelay) s")
             }
             lock.lock()
             connection = nil
-            if !stopping { _ = lock.wait(until: Date(timeIntervalSinceNow: delay)) }
+            if !stopping { _ = lock.wait(until: Date(timeIntervalSinceNow: retryDelay)) }
             lock.unlock()
-            delay = min(delay * 2, 30)
+            retryDelay = min(retryDelay * 2, 30)
         }
     }
 
@@ -165,17 +184,21 @@ final class Bridge: @unchecked Sendable {
         connection = watch
         report()
         lock.unlock()
+        retryDelay = 0.5
         logger.info("following boxd's feed after event #\(from)")
         refreshState()
         while !isStopping {
-            // While Dose 2 is due the minutes left change: look again each minute.
-            guard let reply = try watch.next(timeoutMs: minuteRefresh ? 60_000 : nil) else {
+            try resendRefused()
+            // While Dose 2 is due the minutes left change: look again each minute; refused
+            // entries are tried again every 10 s.
+            let timeout: Int32? = hasRefused ? Int32(Self.retryRefusedSeconds * 1000) / 4 : minuteRefresh ? 60_000 : nil
+            guard let reply = try watch.next(timeoutMs: timeout) else {
                 refreshState()
                 continue
             }
             switch reply {
             case .event(let e):
-                send(e)
+                try send(e)
                 refreshState()
             case .failed, .busy, .usage, .refused:
                 throw Refused(description: "boxd ended the watch: \(reply.message)")
@@ -187,15 +210,58 @@ final class Bridge: @unchecked Sendable {
 
     private var minuteRefresh = false
 
-    /// Publishes one feed entry, waiting first while too many are unacknowledged.
-    private func send(_ e: FeedEvent) {
+    /// Publishes one feed entry, waiting first while too many are unacknowledged (or the
+    /// broker refused one and a retry is due). Throws when libmosquitto would not take it: the
+    /// watch then starts again after what it has, so no entry is ever skipped.
+    private func send(_ e: FeedEvent) throws {
         lock.lock()
         defer { lock.unlock() }
-        while cursor.inFlight.count >= options.maxInFlight, !stopping { lock.wait() }
+        while cursor.inFlight.count >= options.maxInFlight, !stopping {
+            if refusedIDs.isEmpty { lock.wait() } else { try resendRefusedLocked(waiting: true) }
+        }
         guard e.id > cursor.published else { return } // already handed over (a replay overlapping what is in flight)
-        // Under the lock: the PUBACK's handler cannot run before the mid is recorded.
-        guard let mid = publish(options.topics.event, BridgeMessages.event(e, boxID: options.topics.boxID), retain: false) else { return }
-        cursor.published(id: e.id, mid: mid)
+        try hand(e)
+    }
+
+    /// Under the lock: the PUBACK's handler cannot run before the mid is recorded.
+    private func hand(_ e: FeedEvent) throws {
+        let payload = BridgeMessages.event(e, boxID: options.topics.boxID)
+        let mid = try mqtt.publish(topic: options.topics.event, payload: payload, qos: 1, retain: false)
+        if !cursor.republished(id: e.id, mid: mid) { cursor.published(id: e.id, mid: mid) }
+    }
+
+    private var hasRefused: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !refusedIDs.isEmpty
+    }
+
+    /// Sends the refused entries again, read back from boxd (the feed after id - 1), while connected.
+    private func resendRefused() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try resendRefusedLocked(waiting: false)
+    }
+
+    /// `waiting`: the feed is blocked on these, so wait for the broker when it is away.
+    private func resendRefusedLocked(waiting: Bool) throws {
+        if waiting, retryRefusedAt > Date() { _ = lock.wait(until: retryRefusedAt) }
+        guard connected, retryRefusedAt <= Date(), let first = refusedIDs.min() else {
+            if waiting { _ = lock.wait(until: Date(timeIntervalSinceNow: Self.retryRefusedSeconds)) }
+            return
+        }
+        // One watch from the first refused entry, read until the last one.
+        let watch = try ControlClient(path: options.socketPath).openWatch(after: first - 1)
+        guard case .watching = try watch.next(timeoutMs: 10_000) else { throw Refused(description: "boxd did not give event #\(first) again") }
+        while let id = refusedIDs.min() {
+            guard case .event(let e)? = try watch.next(timeoutMs: 10_000), e.id <= id else {
+                throw Refused(description: "boxd did not give event #\(id) again")
+            }
+            guard e.id == id else { continue }
+            refusedIDs.remove(id)
+            try hand(e)
+            logger.info("sent refused event #\(id) again")
+        }
     }
 
     /// Asks boxd for its status and publishes the retained state when it changed.
@@ -222,7 +288,7 @@ final class Bridge: @unchecked Sendable {
         stopping = true
         connection?.shutdown()
         lock.broadcast()
-        if link.state == .up {
+        if connected {
             goodbyeMid = publish(options.topics.availability, Array(BridgeTopics.offline.utf8), retain: true)
             let deadline = Date(timeIntervalSinceNow: 2)
             while goodbyeMid != nil, lock.wait(until: deadline) {}

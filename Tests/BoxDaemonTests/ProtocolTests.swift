@@ -35,6 +35,12 @@ import Testing
         #expect(try ControlProtocol.decodeCommand(Array(line.dropLast())).get() == command)
     }
 
+    /// What the caregiver bridge's user may send: nothing that records, undoes, skips or sounds.
+    @Test func onlyReadingCommandsAreReadOnly() {
+        let readOnly = Set(Self.everyCommand.filter(\.isReadOnly).map(\.name))
+        #expect(readOnly == ["status", "config", "doctor", "watch", "link"])
+    }
+
     @Test func theWireKeepsItsSpellingAndNamespaces() throws {
         func json(_ c: Command) throws -> String { String(decoding: try ControlProtocol.encoder().encode(c), as: UTF8.self) }
         #expect(try json(.take(confirm: true)) == #"{"cmd":"take","confirm":true,"v":1}"#)

@@ -40,4 +40,22 @@ import Testing
         #expect(first && !again && !older)
         #expect(c.inFlight == [AckCursor.Sent(id: 3, mid: 1)])
     }
+
+    /// The broker refused entry 7 (libmosquitto dropped it) and it is sent again under a new
+    /// mid: the cursor waits for that one, and the old mid counts for nothing.
+    @Test func aRefusedEntrySentAgainIsWaitedForUnderItsNewMid() {
+        var c = AckCursor(acked: 6)
+        c.published(id: 7, mid: 1)
+        c.published(id: 8, mid: 2)
+        let after8 = c.acknowledged(mid: 2)
+        let again = c.republished(id: 7, mid: 3)
+        let oldMid = c.acknowledged(mid: 1)
+        let newMid = c.acknowledged(mid: 3)
+        let late = c.republished(id: 7, mid: 4)
+        #expect(after8 == nil, "8 is acknowledged, 7 is not")
+        #expect(again)
+        #expect(oldMid == nil, "the refused mid never moves the cursor")
+        #expect(newMid == 8)
+        #expect(!late, "no longer in flight")
+    }
 }

@@ -315,5 +315,11 @@ import Glibc
         #expect((link?["queued"] as? Int ?? 0) >= 2, "night_started and dose1 wait on the box: \(String(describing: link))")
         #expect(bridge.waitLog("check its ACL"))
         #expect(try String(contentsOf: rig.dir.appendingPathComponent("bridge/cursor"), encoding: .utf8) == cursorBefore)
+
+        // The ACL mended (the broker reads it again): the refused events are sent again, in
+        // the bridge's next try, and the link is up with nothing queued.
+        try broker.reload(acl: "user \(TestBroker.user)\ntopic readwrite #\n")
+        let mended = try Self.link(rig, within: 25) { $0["state"] as? String == "up" && $0["queued"] as? Int == 0 }
+        #expect(mended?["state"] as? String == "up" && mended?["queued"] as? Int == 0, "\(String(describing: mended)); bridge: \(bridge.seen.suffix(8))")
     }
 }

@@ -1038,6 +1038,10 @@ def scenario_caregiver(g: Guest) -> bool:
         check("nightlog" in outside and "nightlog" not in seen and "nightlog" not in as_bridge and "rc=0" not in as_bridge, problems,
               f"the bridge's namespace shows the night log: as root `{seen}`, as boxd-mqtt `{as_bridge}`")
         figs.append(f"/var/lib/boxd outside: {outside}; in boxd-mqtt's mount namespace as root: `{seen}`, as boxd-mqtt: `{as_bridge}`")
+        # The bridge's user may read through the socket, never change the night.
+        ro = g.ssh("runuser -u boxd-mqtt -- boxctl take 2>&1; echo rc=$?", check=False).stdout.strip().replace("\n", " ")
+        check("403_READ_ONLY" in ro or "may only read" in ro, problems, f"boxd-mqtt's user could send take: {ro}")
+        figs.append(f"`boxctl take` as boxd-mqtt: {ro[-90:]}")
         sec = g.ssh("systemd-analyze security boxd-mqtt 2>&1 | tail -1", check=False).stdout.strip()
         figs.append(sec.replace("→ ", ""))
 
