@@ -179,14 +179,19 @@ import Glibc
         #expect(try rig.boxctl(["snooze"]).exit == 0)
         #expect(try rig.boxctl(["sim", "advance", "20m"]).exit == 0)
         #expect(try rig.boxctl(["take"]).exit == 0)
-        let night = sub.until(Self.stateTopic) { $0["phase"] as? String == "completed" }
-        let events = Self.events(night ?? [])
+        // The state is a snapshot read after each event, so it may say "completed" before the
+        // Dose 2 event itself is read from the feed: wait for both.
+        var night = sub.until(Self.stateTopic) { $0["phase"] as? String == "completed" } ?? []
+        if !night.contains(where: { $0.topic == Self.eventTopic && $0.json["event_type"] as? String == "dose2" }) {
+            night += sub.until(Self.eventTopic) { $0["event_type"] as? String == "dose2" } ?? []
+        }
+        let events = Self.events(night)
         // Window opens at 150, pre-alarm at 160; snoozed at 162 (target 165 -> 175): pre-alarm at 170,
         // the alarm at 175, follow-ups at 177, 179, 181; Dose 2 at 182.
         #expect(events.map(\.kind) == ["night_started", "dose1", "alarm:window_open", "alarm:pre_alarm", "snooze", "alarm:pre_alarm",
                                        "alarm:main_alarm", "alarm:follow_up", "alarm:follow_up", "alarm:follow_up", "dose2"], "\(events)")
         #expect(events.map(\.id) == Array(1...events.count), "ids in order, none missing, none twice")
-        let last = night?.last?.json ?? [:]
+        let last = night.last { $0.topic == Self.stateTopic }?.json ?? [:]
         #expect(last["dose2_at"] is String && last["dose1_at"] is String && last["snoozes_used"] as? Int == 1)
         #expect(last["minutes_left"] is NSNull && last["alarm_ringing"] as? Bool == false && last["fault"] as? Bool == false)
 
