@@ -171,7 +171,7 @@ def main() -> int:
         print(f"{'ratio bridge / baseline':44} {'':5} {bm / rm:9.2f} {bp / rp:9.2f}")
         cm = statistics.median(replies)
         print(f"{'reply of boxd to the same command (ms)':44} {len(replies):5} {cm:9.2f} {pct(replies, 99):9.2f} {max(replies):9.2f}")
-        print(f"  (the reply comes after the commit; the bridge's own share, median: {bm - cm:.2f} ms)")
+        print(f"  (boxd tells watchers at the commit, then replies: event minus reply, medians: {bm - cm:+.2f} ms)")
         print(f"outage: {a.outage} commands while the broker was down (status said {queued} events queued); "
               f"{len(replayed)} delivered after it came back, in {drain:.0f} ms; ids in order: {in_order}; "
               f"duplicates by id over the whole run: {dups}")
