@@ -10,7 +10,7 @@ import Synchronization
 /// again after the reconnect (with DUP set: at least once), so `acknowledged(mid)` is the
 /// only proof a message reached the broker; a caller keeps its cursor on that.
 ///
-/// The thread runs `mosquitto_loop` itself rather than `mosquitto_loop_start`, whose thread
+/// The thread runs the network loop itself rather than `mosquitto_loop_start`, whose thread
 /// ends silently on some TLS errors while the broker is down.
 public final class MQTTClient: @unchecked Sendable {
     public struct TLS: Sendable, Hashable {
@@ -80,6 +80,8 @@ public final class MQTTClient: @unchecked Sendable {
     private let running = Mutex(false)
     private let wake = NSCondition()
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the network thread's poll(2) when a message is queued from another thread.
+    private let wakePipe: (read: Int32, write: Int32)
     static let backoff: ClosedRange<Double> = 0.5...30
     /// The broker refused this connection attempt (told as `.refused`): the connection's end
     /// that follows is that refusal, not news. Only the network thread touches it.
@@ -93,6 +95,16 @@ public final class MQTTClient: @unchecked Sendable {
         handle = m
         self.settings = settings
         self.onEvent = onEvent
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            mosquitto_destroy(m)
+            throw Failure(description: "cannot make the wake pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakePipe = (fds[0], fds[1])
         mosquitto_user_data_set(m, Unmanaged.passUnretained(self).toOpaque())
         _ = mosquitto_threaded_set(m, true) // publish comes from other threads
         // MQTT 5: a broker that refuses a publish (its ACL) says so in the PUBACK; with 3.1.1 it
@@ -130,6 +142,8 @@ public final class MQTTClient: @unchecked Sendable {
     deinit {
         stop()
         mosquitto_destroy(handle)
+        close(wakePipe.read)
+        close(wakePipe.write)
     }
 
     private static let initialiseLibrary: Void = { _ = mosquitto_lib_init() }()
@@ -162,6 +176,7 @@ public final class MQTTClient: @unchecked Sendable {
             return r
         }) else { return }
         _ = mosquitto_disconnect(handle)
+        wakeNetworkThread()
         wake.lock()
         wake.broadcast()
         wake.unlock()
@@ -173,6 +188,7 @@ public final class MQTTClient: @unchecked Sendable {
     public func publish(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(Failure) -> Int32 {
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
+        wakeNetworkThread()
         // NO_CONN: queued, sent after the reconnect (QoS > 0); anything else was refused.
         guard rc == MOSQ_ERR_SUCCESS.rawValue || (rc == MOSQ_ERR_NO_CONN.rawValue && qos > 0) else {
             throw Failure(description: "publish to \(topic): \(Self.describe(rc))")
@@ -182,15 +198,44 @@ public final class MQTTClient: @unchecked Sendable {
 
     private var isRunning: Bool { running.withLock { $0 } }
 
+    private func wakeNetworkThread() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1) // a full pipe already wakes it
+    }
+
+    /// One turn of the network loop: poll(2) on the socket and the wake pipe, then read, write
+    /// and keepalive. Not `mosquitto_loop`: its select(2) refuses (INVAL, for ever) a socket
+    /// numbered 1024 or above, which a process with many files open gets.
+    private func turn(timeoutMs: Int32) -> Int32 {
+        let sock = mosquitto_socket(handle)
+        guard sock >= 0 else { return MOSQ_ERR_NO_CONN.rawValue }
+        var fds = [pollfd(fd: sock, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+                   pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, 2, timeoutMs) < 0, errno != EINTR { return MOSQ_ERR_ERRNO.rawValue }
+        if fds[1].revents != 0 {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while read(wakePipe.read, &buffer, buffer.count) > 0 {}
+        }
+        if fds[0].revents != 0 && fds[0].revents != Int16(POLLOUT) {
+            let rc = mosquitto_loop_read(handle, 1) // drains what TLS has buffered too
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+        }
+        if mosquitto_want_write(handle) {
+            let rc = mosquitto_loop_write(handle, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
+        }
+        return mosquitto_loop_misc(handle)
+    }
+
     private func run() {
         defer { finished.signal() }
         var delay = Self.backoff.lowerBound
         var rc = mosquitto_connect(handle, settings.host, Int32(settings.port), Int32(settings.keepaliveSeconds))
-        // select() wakes for traffic and for a publish from another thread; keepalive needs a turn well within it.
+        // The wake pipe ends a turn for a publish from another thread; keepalive needs a turn well within it.
         let turnMs = Int32(min(settings.keepaliveSeconds * 1000 / 2, 10_000))
         while isRunning {
             if rc == MOSQ_ERR_SUCCESS.rawValue {
-                rc = mosquitto_loop(handle, turnMs, 1)
+                rc = turn(timeoutMs: turnMs)
                 if rc == MOSQ_ERR_SUCCESS.rawValue { delay = Self.backoff.lowerBound }
                 continue
             }

@@ -65,7 +65,7 @@ public final class TestBroker: @unchecked Sendable {
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
-        try Self.withTermUnblocked { try p.run() }
+        try Self.withSignalsUnblocked { try p.run() }
         process = p
         let log = LineReader(fd: err.fileHandleForReading.fileDescriptor)
         var seen: [String] = []
@@ -81,14 +81,16 @@ public final class TestBroker: @unchecked Sendable {
         err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
     }
 
-    /// Runs `body` (a spawn) with SIGTERM, SIGINT and SIGHUP unblocked on this thread, so the child
-    /// can be stopped cleanly: the test runner blocks them, and a child inherits the mask.
-    static func withTermUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` (a spawn) with SIGTERM, SIGINT, SIGHUP and SIGALRM unblocked on this thread:
+    /// the test runner blocks them and a child inherits the mask, so without this the broker
+    /// could not be stopped cleanly or reloaded, and `mosquitto_sub -W` (an alarm) would wait for ever.
+    static func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
         var unblock = sigset_t(), saved = sigset_t()
         sigemptyset(&unblock)
         sigaddset(&unblock, SIGTERM)
         sigaddset(&unblock, SIGINT)
         sigaddset(&unblock, SIGHUP)
+        sigaddset(&unblock, SIGALRM)
         pthread_sigmask(SIG_UNBLOCK, &unblock, &saved)
         defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         return try body()
@@ -159,7 +161,7 @@ public final class TestBroker: @unchecked Sendable {
 
     @discardableResult
     private func run(_ exe: String, _ args: [String]) throws -> String {
-        let r = try ChildProcess.run(URL(fileURLWithPath: exe), args)
+        let r = try Self.withSignalsUnblocked { try ChildProcess.run(URL(fileURLWithPath: exe), args) }
         guard r.exit == 0 else { throw Failure(description: "\(exe) \(args.joined(separator: " ")) exited \(r.exit): \(r.err)") }
         return r.out
     }

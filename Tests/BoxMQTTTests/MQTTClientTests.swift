@@ -1,5 +1,8 @@
 import BoxMQTT
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
@@ -67,6 +70,28 @@ import TestSupport
         let mid = try client.publish(topic: "dosetap/test/state", payload: Array(#"{"phase":"active"}"#.utf8), retain: true)
         #expect(events.acknowledged([mid]), "PUBACK for \(mid): \(events.all)")
         #expect(try broker.retained("dosetap/test/#", count: 1) == [#"dosetap/test/state {"phase":"active"}"#])
+    }
+
+    /// A process with many files open gets a socket numbered 1024 or above, which select(2)
+    /// (and so `mosquitto_loop`) refuses with INVAL for ever; the client's poll(2) loop does not.
+    @Test func aSocketNumberedAbove1024StillConnectsAndPublishes() throws {
+        let broker = try TestBroker(tls: true)
+        defer { broker.cleanup() }
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        while held.count < 1100 {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { break }
+            held.append(fd)
+        }
+        try #require((held.max() ?? 0) >= 1024, "could not open enough files to test this")
+        let events = Events()
+        let client = try MQTTClient(Self.settings(broker)) { events.add($0) }
+        client.start()
+        defer { client.stop() }
+        #expect(events.first { $0 == .connected } != nil, "\(events.all)")
+        let mid = try client.publish(topic: "dosetap/test/high", payload: Array("{}".utf8), retain: true)
+        #expect(events.acknowledged([mid]), "\(events.all)")
     }
 
     @Test func aWrongPasswordIsRefusedInWords() throws {
