@@ -178,7 +178,10 @@ final class Bridge: @unchecked Sendable {
         if after == nil {
             // First start: the feed from now on; nothing before it is the bridge's to send.
             cursor = AckCursor(acked: from)
-            try? options.cursorFile.save(from)
+            do { try options.cursorFile.save(from) } catch {
+                // Not fatal: the first PUBACK saves it again; a restart before that starts from now again.
+                logger.error("\(error)")
+            }
             link.acked = from
         }
         connection = watch
