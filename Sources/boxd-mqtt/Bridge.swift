@@ -111,6 +111,8 @@ final class Bridge: @unchecked Sendable {
             // The broker takes what it refused before: the refusal is over.
             if connected, refusedIDs.isEmpty, link.state == .refused { setLink(.up, detail: nil) }
             report()
+            // After the report: one who sees this line knows boxd has been told too.
+            logger.info("the broker has every event up to #\(moved)")
             lock.broadcast() // the feed may go on
         }
     }

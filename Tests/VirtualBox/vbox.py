@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import select
 import shlex
 import shutil
 import socket
@@ -979,16 +980,40 @@ def scenario_members(g: Guest) -> bool:
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
-def poll_until(what, timeout: float, every: float = 0.2):
-    """what() until it returns something truthy, or None after `timeout` s (a guest-side change
-    the host cannot wait on otherwise: a unit restarting, a broker noticing a dead client)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = what()
-        if got:
-            return got
-        time.sleep(every)
-    return None
+def journal_cursor(g: Guest, unit: str) -> str:
+    """Where `unit`'s journal ends now: a later `journal_wait` sees only what comes after."""
+    m = re.search(r"-- cursor: (\S+)", g.ssh(f"journalctl -u {unit} -n 1 -o cat --show-cursor --no-pager", check=False).stdout)
+    return m.group(1) if m else ""
+
+
+def journal_wait(g: Guest, unit: str, cursor: str, patterns: list[str], timeout: int) -> str | None:
+    """Blocks until every pattern has appeared in `unit`'s journal after `cursor`: journalctl -f
+    in the guest, its lines read here as they come (select on the pipe, no polling); the line
+    that completed them, or None after `timeout` s."""
+    since = f"--after-cursor='{cursor}'" if cursor else "--since=-2s"
+    follow = f"timeout {timeout} journalctl -u {unit} {since} -f -o cat"
+    p = subprocess.Popen(g.ssh_args() + [follow], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    left, buf, end = set(patterns), b"", time.monotonic() + timeout
+    try:
+        while True:
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                line = raw.decode(errors="replace")
+                left -= {pat for pat in left if pat in line}
+                if not left:
+                    return line.strip()
+            ready, _, _ = select.select([p.stdout], [], [], max(0.0, end - time.monotonic()))
+            chunk = os.read(p.stdout.fileno(), 65536) if ready else b""
+            if not chunk:
+                return None
+            buf += chunk
+    finally:
+        p.kill()
+        p.wait()
+
+
+def status_line(g: Guest, prefix: str) -> str | None:
+    return next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines() if l.startswith(prefix)), None)
 
 
 def scenario_caregiver(g: Guest) -> bool:
@@ -996,11 +1021,20 @@ def scenario_caregiver(g: Guest) -> bool:
     the package and the distribution's mosquitto with a password. A press on the real GPIO line
     reaches a subscriber; the bridge's namespace has no night log; kill -9 gives the last will
     (offline) and systemd restarts the bridge; a broker outage is a fault in status, and the
-    events of the outage follow when the broker is back."""
+    events of the outage follow when the broker is back. Every wait is on a line: the bridge's
+    journal (journalctl -f) or a subscriber's next message (mosquitto_sub -C)."""
     problems: list[str] = []
     figs: list[str] = []
     pw = "night-s3cret"
-    sub_args = f"-h 127.0.0.1 -u caregiver -P {pw} -t 'dosetap/vbox/#' -F '%U %r %t %p'"
+    bridge_up = ["connected to the broker", "following boxd"]
+
+    def subscriber(topics: list[str], count: int, extra: str = "") -> subprocess.Popen:
+        """mosquitto_sub in the guest, its lines read here as they come; it leaves after `count`
+        messages (or 30 s). A retained message first says it has subscribed."""
+        ts = " ".join(f"-t {t}" for t in topics)
+        cmd = f"mosquitto_sub -h 127.0.0.1 -u caregiver -P {pw} {ts} -F '%U %r %t %p' -C {count} -W 30 {extra}"
+        return subprocess.Popen(g.ssh_args() + [cmd], stdout=subprocess.PIPE, text=True)
+
     g.ssh(f"""set -e
         printf 'listener 1883 127.0.0.1\nallow_anonymous false\npassword_file /etc/mosquitto/passwd\n' > /etc/mosquitto/conf.d/vbox.conf
         mosquitto_passwd -b -c /etc/mosquitto/passwd caregiver {pw}
@@ -1012,18 +1046,22 @@ def scenario_caregiver(g: Guest) -> bool:
     try:
         off = g.ssh("systemctl show boxd-mqtt -p ActiveState -p Result -p ExecMainStatus --value | tr '\\n' ' '", check=False).stdout.strip()
         figs.append(f"before [mqtt]: boxd-mqtt {off} (exits 0 while the link is off)")
+        cur = journal_cursor(g, "boxd-mqtt")
         g.ssh("vbox fresh && systemctl restart boxd-mqtt")
-        link = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
-                                        if l.startswith("Caregiver link: up")), None), 30)
-        check(link is not None, problems, "the link did not come up within 30 s: "
+        came = journal_wait(g, "boxd-mqtt", cur, bridge_up, 30)
+        link = status_line(g, "Caregiver link: up")
+        check(came is not None and link is not None, problems, "the link did not come up within 30 s: "
               + g.ssh("journalctl -u boxd-mqtt -n 5 --no-pager", check=False).stdout[-300:])
-        g.ssh(f"setsid timeout 60 mosquitto_sub {sub_args} > /run/vbox/sub.txt 2>&1 < /dev/null &")
-        poll_until(lambda: "availability online" in g.ssh("cat /run/vbox/sub.txt", check=False).stdout, 10)
+
+        # A press on the GPIO line, seen by a subscriber.
+        sub = subscriber(["dosetap/vbox/availability", "dosetap/vbox/event"], 3)
+        first_msg = sub.stdout.readline()  # the retained `online`: subscribed
         g.ssh("vbox press 150")
-        sub = poll_until(lambda: (lambda t: t if '"event_type":"dose1"' in t else None)(g.ssh("cat /run/vbox/sub.txt", check=False).stdout), 15) or ""
-        line = next((l for l in sub.splitlines() if '"event_type":"dose1"' in l), "")
-        m = re.match(r"(\d+\.\d+) 0 dosetap/vbox/event (.*)", line)
-        if check(m is not None and '"source":"button:dose"' in line, problems, f"no dose1 event from the press: {sub[-400:]}"):
+        lines = [first_msg] + [sub.stdout.readline() for _ in range(2)]
+        sub.wait()
+        line = next((l for l in lines if '"event_type":"dose1"' in l), "")
+        m = re.match(r"(\d+\.\d+) 0 dosetap/vbox/event (.*)", line.strip())
+        if check(m is not None and '"source":"button:dose"' in line, problems, f"no dose1 event from the press: {lines}"):
             at = iso_epoch(json.loads(m.group(2))["at"])
             figs.append(f"press -> dose1 event at the subscriber: {(float(m.group(1)) - at) * 1000:.0f} ms after the stored time")
 
@@ -1046,34 +1084,45 @@ def scenario_caregiver(g: Guest) -> bool:
         figs.append(sec.replace("→ ", ""))
 
         # Power gone (kill -9): the broker's last will, then systemd brings the bridge back.
-        g.ssh(f"setsid timeout 60 mosquitto_sub {sub_args} > /run/vbox/sub2.txt 2>&1 < /dev/null &")
-        poll_until(lambda: "availability online" in g.ssh("cat /run/vbox/sub2.txt", check=False).stdout, 10)
+        sub2 = subscriber(["dosetap/vbox/availability"], 2)
+        online = sub2.stdout.readline()
+        cur = journal_cursor(g, "boxd-mqtt")
         t_kill = float(g.ssh("date +%s.%N && systemctl kill -s KILL boxd-mqtt").stdout.split()[0])
-        offline = poll_until(lambda: next((l for l in g.ssh("cat /run/vbox/sub2.txt", check=False).stdout.splitlines()
-                                           if l.endswith("availability offline")), None), 15)
-        if check(offline is not None, problems, "no offline (last will) within 15 s of kill -9"):
+        offline = sub2.stdout.readline().strip()
+        sub2.wait()
+        if check(online.strip().endswith("availability online") and offline.endswith("availability offline"), problems,
+                 f"no offline (last will) after kill -9: {online!r} {offline!r}"):
             figs.append(f"kill -9 -> offline at the subscriber in {float(offline.split()[0]) - t_kill:.2f} s (keepalive 5 s)")
-        back = poll_until(lambda: "Caregiver link: up" in g.ssh("boxctl status", check=False).stdout and
-                          g.ssh("systemctl show boxd-mqtt -p NRestarts --value").stdout.strip(), 30)
-        check(bool(back), problems, "systemd did not restart the bridge to a working link within 30 s")
-        figs.append(f"restarted by systemd (NRestarts={back})")
+        came = journal_wait(g, "boxd-mqtt", cur, bridge_up, 30)
+        restarts = g.ssh("systemctl show boxd-mqtt -p NRestarts --value").stdout.strip()
+        check(came is not None and status_line(g, "Caregiver link: up") is not None and restarts not in ("", "0"), problems,
+              f"systemd did not restart the bridge to a working link within 30 s (NRestarts={restarts})")
+        figs.append(f"restarted by systemd (NRestarts={restarts})")
 
         # The broker goes away: a fault in status (no tone); what happened meanwhile follows.
+        # A caregiver's phone with a session the broker keeps (it subscribes and leaves).
+        g.ssh(f"mosquitto_sub -h 127.0.0.1 -u caregiver -P {pw} -c -i vbox-phone -q 1 -t dosetap/vbox/event -E")
+        cur = journal_cursor(g, "boxd-mqtt")
         g.ssh("systemctl stop mosquitto")
-        down = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
-                                        if l.startswith("Caregiver link: DOWN")), None), 15)
-        check(down is not None, problems, "status did not show the link down within 15 s")
-        g.ssh("boxctl snooze >/dev/null 2>&1 || true; boxctl log bathroom >/dev/null")
-        queued = poll_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
-                                          if "queued" in l), None), 10)
-        figs.append(f"broker stopped: `{queued or down}`")
-        check(queued is not None, problems, "status did not count the queued event")
+        lost = journal_wait(g, "boxd-mqtt", cur, ["lost the broker"], 15)
+        down = status_line(g, "Caregiver link: DOWN")
+        check(lost is not None and down is not None, problems, f"status did not show the link down: {lost!r} {down!r}")
+        g.ssh("boxctl log bathroom >/dev/null")  # committed when boxctl returns: status counts it
+        queued = status_line(g, "Caregiver link: DOWN")
+        figs.append(f"broker stopped: `{queued}`")
+        check(queued is not None and "1 event queued" in queued, problems, f"status did not count the queued event: {queued!r}")
+        cur = journal_cursor(g, "boxd-mqtt")
         g.ssh("systemctl start mosquitto")
-        after = poll_until(lambda: "Caregiver link: up" in g.ssh("boxctl status", check=False).stdout and "queued" not in g.ssh("boxctl status", check=False).stdout, 60)
-        check(bool(after), problems, "the queued event was not delivered within 60 s of the broker's return")
-        figs.append("broker back: link up, nothing queued")
+        acked = journal_wait(g, "boxd-mqtt", cur, ["connected to the broker", "the broker has every event up to"], 60)
+        after = status_line(g, "Caregiver link:")
+        phone = g.ssh(f"mosquitto_sub -h 127.0.0.1 -u caregiver -P {pw} -c -i vbox-phone -q 1 -t dosetap/vbox/event -C 1 -W 10",
+                      check=False).stdout.strip()
+        check(acked is not None and after is not None and after.startswith("Caregiver link: up") and "queued" not in after
+              and '"type":"bathroom"' in phone, problems,
+              f"the queued event was not delivered after the broker's return: {acked!r} {after!r} phone {phone[:120]!r}")
+        figs.append(f"broker back: `{after}`; the phone's session got the sleep event of the outage")
     finally:
-        g.ssh("cp /run/vbox/boxd.toml.before /etc/boxd/boxd.toml; pkill mosquitto_sub; systemctl restart boxd-mqtt; vbox fresh", check=False)
+        g.ssh("cp /run/vbox/boxd.toml.before /etc/boxd/boxd.toml; systemctl restart boxd-mqtt; vbox fresh", check=False)
     return R.add("9 caregiver bridge under systemd (boxd-mqtt, mosquitto)", not problems,
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
