@@ -13,7 +13,7 @@ extension FeedEvent {
     /// What happened, as people say it.
     public var what: String {
         switch kind {
-        case .nightStarted: return "night \(sessionDate) started" + (targetMinutes.map { " (target \($0) min)" } ?? "")
+        case .nightStarted: return "night \(sessionDate ?? "?") started" + (targetMinutes.map { " (target \($0) min)" } ?? "")
         case .dose1, .dose2, .extraDose:
             let name = kind == .extraDose ? "extra dose" : kind == .dose1 ? "Dose 1" : "Dose 2"
             let flags = [isEarly == true ? "early" : nil, isLate == true ? "late" : nil].compactMap { $0 }
@@ -26,12 +26,15 @@ extension FeedEvent {
         case .sleepEvent: return "sleep event \(eventType ?? "?")" + (notes.map { ": \($0)" } ?? "")
         case .checkIn: return "morning check-in"
         case .nightClosed:
-            return "night \(sessionDate) closed" + (terminalState.map { ": \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
+            return "night \(sessionDate ?? "?") closed" + (terminalState.map { ": \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
         case .alarmRang:
             return "alarm rang: " + (eventType?.replacingOccurrences(of: "_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
         case .alarmUnanswered: return "ALARM UNANSWERED: no Dose 2 after the last follow-up"
         case .dose2Missing: return "DOSE 2 MISSING: the window closes in \(DoseConstants.number(DoseConstants.box.caregiver.dose2MissingRemainingMin)) min"
         case .windowClosedWithoutDose2: return "WINDOW CLOSED WITHOUT DOSE 2"
+        case .faultRaised:
+            return "FAULT \(eventType ?? "?")" + (eventType.flatMap(Fault.init(code:)).map { ": \($0.advice)" } ?? "")
+        case .faultCleared: return "fault cleared: \(eventType ?? "?")"
         }
     }
 }

@@ -44,5 +44,8 @@ extension Engine {
         if unsaved.isEmpty { logFaultDetail = nil } // else the next write clears it
         if state.doubt != nil { transition(.restoreNight(records + unsaved), source: .system) }
         if let r = try? opened.lastRecovery(), !r.doseRecordCertain { transition(.enterDoubt(since: r.at), source: .system) }
+        // What waited for the log (the fault events of its own outage, at least) is written
+        // now, not at the next press: until it is, the log is not caught up and stays a fault.
+        _ = write([])
     }
 }

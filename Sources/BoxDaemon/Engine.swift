@@ -188,12 +188,18 @@ public actor Engine {
             case .play(let s): play(s)
             case .stopSound: hardware.audio.stop()
             case .saveTarget: break // saved before the state changed
-            case .notice: break // written below, after the sounds
+            case .notice, .faultNotice: break // written below, after the sounds
             }
         }
         // Notices are for people elsewhere: an alarm never waits for their fsync, and one the
         // disk refuses now is kept and written ahead of the next write.
-        let notices = t.effects.compactMap { effect -> LogRecord? in if case .notice(let n) = effect { .notice(n) } else { nil } }
+        let notices = t.effects.compactMap { effect -> LogRecord? in
+            switch effect {
+            case .notice(let n): .notice(n)
+            case .faultNotice(let f): .fault(f)
+            default: nil
+            }
+        }
         if !notices.isEmpty, case .failed = write(notices) { unsaved += notices }
     }
 

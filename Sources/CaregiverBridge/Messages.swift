@@ -8,13 +8,15 @@ import Foundation
 public enum BridgeMessages {
     /// One feed entry as an `event` message. `event_type` is the feed's kind (Home
     /// Assistant's event entity needs it); `id` lets a consumer drop a message it already has.
+    /// A fault event (fault_raised, fault_cleared) has no session and its fault's code as `type`.
     /// A sleep event's or check-in's notes stay on the box: a caregiver learns what happened,
     /// not what the patient wrote.
     public static func event(_ e: FeedEvent, boxID: String) -> [UInt8] {
         var o: [String: Any] = [
             "event_type": e.kind.rawValue, "id": e.id, "at": utc(fromStored: e.at), "box_id": boxID,
-            "session_id": e.sessionID, "session_date": e.sessionDate,
         ]
+        o["session_id"] = e.sessionID
+        o["session_date"] = e.sessionDate
         o["subject"] = e.subject
         o["source"] = e.source
         o["type"] = e.eventType
@@ -25,6 +27,8 @@ public enum BridgeMessages {
         o["terminal_state"] = e.terminalState
         o["target_minutes"] = e.targetMinutes
         o["level"] = e.level
+        // A fault raised says what to do about it, in the box's own words.
+        if e.kind == .faultRaised, let fault = e.eventType.flatMap(Fault.init(code:)) { o["advice"] = fault.advice }
         return json(o)
     }
 

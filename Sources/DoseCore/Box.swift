@@ -66,6 +66,9 @@ public enum Effect: Sendable, Hashable {
     /// Write this notice after the other effects, best effort: an alarm never waits for a
     /// disk, and a notice that cannot be written now is kept for the next write.
     case notice(NoticeRecord)
+    /// A fault raised or cleared, for the log: written like a notice (after the sounds, kept
+    /// for the next write when the disk refuses it).
+    case faultNotice(FaultRecord)
 }
 
 /// What a pending confirmation is for: an early or late Dose 2, or any dose while the

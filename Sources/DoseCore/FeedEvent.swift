@@ -27,6 +27,9 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         case alarmUnanswered = "alarm_unanswered"
         case dose2Missing = "dose2_missing"
         case windowClosedWithoutDose2 = "window_closed_without_dose2"
+        /// A fault of the box raised or cleared (`FaultRecord`); eventType is its code. No session.
+        case faultRaised = "fault_raised"
+        case faultCleared = "fault_cleared"
     }
 
     /// The log's seq of this record (for an undo or a close: the seq given to that change).
@@ -34,8 +37,9 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     public var kind: Kind
     /// When it happened: ISO 8601 UTC with milliseconds, as stored.
     public var at: String
-    public var sessionID: String
-    public var sessionDate: String
+    /// nil for a fault (the box's, not a night's).
+    public var sessionID: String?
+    public var sessionDate: String?
     /// The record it is about: the dose event's, sleep event's or check-in's id (for an
     /// undo, the undone dose event's); nil for a session's start and close.
     public var subject: String?
@@ -58,7 +62,7 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     /// How hard an alarm rang (gentle, standard, critical).
     public var level: String?
 
-    public init(id: Int64, kind: Kind, at: String, sessionID: String, sessionDate: String, subject: String? = nil,
+    public init(id: Int64, kind: Kind, at: String, sessionID: String?, sessionDate: String?, subject: String? = nil,
                 source: String? = nil, eventType: String? = nil, notes: String? = nil, isEarly: Bool? = nil,
                 isLate: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil, terminalState: String? = nil,
                 targetMinutes: Int? = nil, level: String? = nil) {

@@ -107,6 +107,16 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
 
 /// Something wrong with the box itself. Faults show on the LED (except clock sync) and in status.
 public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Worth telling someone elsewhere (an event in the feed): what endangers tonight's alarm
+    /// or record. Not the clock's sync (a Pi without a battery clock is unsynced at every boot
+    /// until NTP answers; the night's rules run on elapsed time) nor simulated buttons.
+    public var isCaregiverNews: Bool {
+        switch self {
+        case .audioUnavailable, .logUnwritable, .logRecovered, .buttonStuck, .gpioUnavailable: true
+        case .buttonsSimulated, .clockUnsynced: false
+        }
+    }
+
     case audioUnavailable
     case logUnwritable
     case logRecovered
@@ -143,6 +153,17 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public var showsOnLED: Bool { self != .clockUnsynced }
+
+    /// The fault a stored `code` names (a fault event's), nil for a code this build does not know.
+    public init?(code: String) {
+        if code.hasPrefix("button_stuck:") {
+            self = .buttonStuck(String(code.dropFirst("button_stuck:".count)))
+            return
+        }
+        let plain: [Fault] = [.audioUnavailable, .logUnwritable, .logRecovered, .gpioUnavailable, .buttonsSimulated, .clockUnsynced]
+        guard let fault = plain.first(where: { $0.code == code }) else { return nil }
+        self = fault
+    }
 
     public var description: String { code }
 

@@ -80,6 +80,14 @@ struct Run {
         }
     }
 
+    /// Raises or clears a fault; a change a caregiver should hear of is also written to the
+    /// log (`Effect.faultNotice`), once per change.
+    mutating func setFault(_ fault: Fault, active: Bool) {
+        let changed = active ? state.faults.insert(fault).inserted : state.faults.remove(fault) != nil
+        guard changed, fault.isCaregiverNews else { return }
+        effects.append(.faultNotice(FaultRecord(id: freshID(), code: fault.code, raised: active, at: now)))
+    }
+
     /// A notice for the log, written after this transition's sounds (`Effect.notice`).
     mutating func announce(_ kind: NoticeRecord.Kind, alert: AlertKind? = nil, level: AlarmLevel? = nil) {
         guard let session = night.session, let d1 = night.dose1 else { return }
@@ -108,10 +116,10 @@ struct Run {
         case .stopAlarm: return stopAlarm() ? .accepted(.alarmStopped) : .ignored
         case .setTarget(let minutes, let confirmed): return setTarget(minutes, confirmed: confirmed)
         case .setFault(let fault, let active):
-            if active { state.faults.insert(fault) } else { state.faults.remove(fault) }
+            setFault(fault, active: active)
             return .accepted(.faultChanged)
         case .persistFailed:
-            state.faults.insert(.logUnwritable)
+            setFault(.logUnwritable, active: true)
             feedback(.error, flash: nil)
             return .accepted(.faultChanged)
         }
@@ -124,10 +132,10 @@ struct Run {
             effects.append(.flash(.ack, duration: nil))
             return .accepted(.acknowledged)
         case .stuck:
-            state.faults.insert(.buttonStuck(button))
+            setFault(.buttonStuck(button), active: true)
             return .accepted(.faultChanged)
         case .recovered:
-            state.faults.remove(.buttonStuck(button))
+            setFault(.buttonStuck(button), active: false)
             return .accepted(.faultChanged)
         default: break
         }

@@ -106,6 +106,10 @@ extension NightLog {
                    CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN alert END, NULL,
                    NULL, NULL, NULL, NULL, NULL, NULL, \(noticeLevelSQL)
             FROM notices WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, CASE state WHEN 'raised' THEN '\(FeedEvent.Kind.faultRaised.rawValue)' ELSE '\(FeedEvent.Kind.faultCleared.rawValue)' END,
+                   timestamp, NULL, NULL, id, NULL, code, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            FROM fault_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         ORDER BY id LIMIT :limit
         """
 
@@ -114,7 +118,7 @@ extension NightLog {
         let id = (try? row.decode(Int64?.self, atIndex: 0)) ?? nil
         let r = StoredRow(row, "feed entry \(id.map(String.init) ?? "NULL")", path: path)
         return FeedEvent(id: try r.int64("id"), kind: try r.value("kind"), at: try r.text("at"),
-                         sessionID: try r.text("session_id"), sessionDate: try r.text("session_date"),
+                         sessionID: try r.optionalText("session_id"), sessionDate: try r.optionalText("session_date"),
                          subject: try r.optionalText("subject"), source: try r.optionalText("source"),
                          eventType: try r.optionalText("event_type"), notes: try r.optionalText("notes"),
                          isEarly: try r.optionalBool("is_early"), isLate: try r.optionalBool("is_late"),

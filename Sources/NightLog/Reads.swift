@@ -175,6 +175,15 @@ extension NightLog {
                                     dose1ID: try r.text("dose1_id"), alert: alert, level: level))
     }
 
+    /// A fault_events row. state must be 'raised' or 'cleared' (the table's CHECK); code is
+    /// kept as written (a fault this build does not know is still a fault).
+    static func faultRecord(_ r: StoredRow) throws -> LogRecord {
+        let state = try r.text("state")
+        guard state == "raised" || state == "cleared" else { throw r.bad("state", state) }
+        return .fault(FaultRecord(id: try r.text("id"), code: try r.text("code"), raised: state == "raised",
+                                  at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns")))
+    }
+
     // MARK: - History
 
     /// One summary per session, newest first (by session date, then by append order).

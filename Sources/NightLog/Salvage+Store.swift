@@ -81,6 +81,7 @@ extension Salvage {
             case "sleep_events": _ = try NightLog.sleepEventRecord(r, sessionID: try r.text("session_id"))
             case "morning_checkins": _ = try NightLog.checkInRecord(r, sessionID: try r.text("session_id"))
             case "notices": _ = try NightLog.noticeRecord(r, sessionID: try r.text("session_id"))
+            case "fault_events": _ = try NightLog.faultRecord(r)
             default: break
             }
             return true

@@ -142,6 +142,24 @@ enum Schema {
                 CREATE INDEX idx_notices_session_id ON notices(session_id, seq);
                 """)
         }
+        // Faults of the box raised and cleared (`FaultRecord`), for the event feed: a caregiver
+        // learns "the speaker failed at 01:12" even after an outage. No session (a fault can
+        // come at noon). state is 'raised' or 'cleared'; code is Fault.code, unchecked (a new
+        // fault must not be refused).
+        migrator.registerMigration("v8-fault-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE fault_events (
+                    id              TEXT PRIMARY KEY NOT NULL,
+                    seq             INTEGER NOT NULL UNIQUE,
+                    code            TEXT NOT NULL,
+                    state           TEXT NOT NULL CHECK (state IN ('raised', 'cleared')),
+                    timestamp       TEXT NOT NULL,
+                    boot_id         TEXT NOT NULL,
+                    mono_ns         INTEGER NOT NULL,
+                    created_at      TEXT NOT NULL DEFAULT \(now)
+                );
+                """)
+        }
         return migrator
     }
 
@@ -150,8 +168,9 @@ enum Schema {
     /// (undone_at / end_utc, then the row's seq). The v6 migration, and a salvage of a log
     /// written before it.
     static func backfillChangeSeqs(_ db: Database) throws {
-        // notices exists from v7 on (a salvage stores its rows before this runs).
-        let notices = try db.tableExists("notices") ? " UNION ALL SELECT max(seq) FROM notices" : ""
+        // notices exists from v7 on, fault_events from v8 (a salvage stores its rows before this runs).
+        let notices = try ["notices", "fault_events"].filter { try db.tableExists($0) }
+            .map { " UNION ALL SELECT max(seq) FROM \($0)" }.joined()
         try db.execute(sql: """
             CREATE TEMP TABLE change_seq_backfill (tbl TEXT NOT NULL, key TEXT NOT NULL, new_seq INTEGER NOT NULL,
                                                    PRIMARY KEY (tbl, key));

@@ -36,6 +36,7 @@ extension NightLog {
         case .undone(let u): [u.eventID, u.source.description, u.at.boot]
         case .sessionClosed(let c): [c.sessionID, c.at.boot]
         case .notice(let n): [n.id, n.sessionID, n.sessionDate, n.at.boot, n.dose1ID]
+        case .fault(let f): [f.id, f.code, f.at.boot]
         }
     }
 
@@ -50,7 +51,8 @@ extension NightLog {
                 UNION ALL SELECT MAX(undone_seq) FROM dose_events
                 UNION ALL SELECT MAX(seq) FROM sleep_events
                 UNION ALL SELECT MAX(seq) FROM morning_checkins
-                UNION ALL SELECT MAX(seq) FROM notices)
+                UNION ALL SELECT MAX(seq) FROM notices
+                UNION ALL SELECT MAX(seq) FROM fault_events)
             """)
         return (max ?? 0) + 1
     }
@@ -123,6 +125,11 @@ extension NightLog {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [n.id, seq, n.sessionID, n.sessionDate, n.kind.rawValue, n.at.wall.iso8601, n.at.boot,
                                          n.at.monoNanos, n.dose1ID, n.alert?.rawValue, n.level?.rawValue])
+
+        case .fault(let f):
+            try db.cachedStatement(sql: """
+                INSERT INTO fault_events (id, seq, code, state, timestamp, boot_id, mono_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [f.id, seq, f.code, f.raised ? "raised" : "cleared", f.at.wall.iso8601, f.at.boot, f.at.monoNanos])
         }
     }
 

@@ -201,6 +201,34 @@ import Glibc
         #expect(retained.contains { $0.hasPrefix("dosetap/\(Self.boxID)/state ") && $0.contains("\"phase\":\"completed\"") }, "\(retained)")
     }
 
+    /// A speaker that fails and comes back: an event for each, with what to do, no session
+    /// (it is the box's, not the night's), and the retained state says fault while it lasts.
+    @Test func aSpeakerThatFailsAndComesBackIsAnEventEachAndTheStateFollows() throws {
+        let broker = try TestBroker(tls: true)
+        defer { broker.cleanup() }
+        let (rig, config) = try Self.box(broker)
+        defer { Self.cleanup(rig, config) }
+        try rig.launch()
+        let sub = try Subscriber(broker)
+        defer { sub.stop() }
+        let bridge = try Bridge(rig, config: config)
+        defer { bridge.kill9() }
+        #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+
+        #expect(try rig.boxctl(["sim", "fault", "audio-fail"]).exit == 0)
+        let raised = sub.until(Self.stateTopic) { $0["fault"] as? Bool == true } ?? []
+        let event = raised.first { $0.topic == Self.eventTopic }?.json ?? [:]
+        #expect(event["event_type"] as? String == "fault_raised" && event["type"] as? String == "audio_unavailable", "\(raised)")
+        #expect((event["advice"] as? String)?.hasPrefix("Alarms cannot sound") == true)
+        #expect(!event.keys.contains("session_id") && !event.keys.contains("session_date"), "\(event)")
+        #expect(raised.last?.json["faults"] as? [String] == ["audio_unavailable"])
+
+        #expect(try rig.boxctl(["sim", "fault", "audio-ok"]).exit == 0)
+        let cleared = sub.until(Self.stateTopic) { $0["fault"] as? Bool == false } ?? []
+        #expect(Self.events(cleared).map(\.kind) == ["fault_cleared"], "\(cleared)")
+        #expect((Self.events(raised) + Self.events(cleared)).map(\.id) == [1, 2])
+    }
+
     /// The broker stopped for two simulated hours mid-night, then the bridge killed -9 with
     /// events made while it was dead: every event reaches a subscriber, in order, none twice.
     @Test func aBrokerOutageAndAKilledBridgeLoseNothingAndDoubleNothing() throws {

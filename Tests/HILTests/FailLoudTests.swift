@@ -1,4 +1,5 @@
 import BoxControl
+import DoseCore
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -148,6 +149,13 @@ import Glibc
         #expect(st["doubt"] is NSNull, "\(String(describing: st["doubt"]))")
         _ = try rig.boxctl(["sim", "press", "dose"])
         #expect(try rig.statusJSON()["dose1_at"] as? String != nil)
+        // The outage is in the feed, written when the log opened (before the press's records).
+        let feed = try WatchTests.Watcher(rig, ["--after", "0"])
+        defer { _ = feed.stop() }
+        #expect(feed.lines(5).dropFirst().map(WatchTests.what) == [
+            "FAULT log_unwritable: \(Fault.logUnwritable.advice)", "fault cleared: log_unwritable",
+            "night 2026-11-21 started (target 165 min)", "Dose 1  by button:dose",
+        ])
         #expect(rig.isAlive)
         #expect(rig.terminate() == 0)
         #expect(try DamagedLogTests.doseRows(rig, "dose1") == 1)

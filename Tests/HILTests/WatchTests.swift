@@ -1,3 +1,4 @@
+import DoseCore
 import Foundation
 import Testing
 import TestSupport
@@ -107,6 +108,26 @@ import Glibc
         _ = rig.terminate()
         #expect(live.line()?.contains("boxd closed the watch") == true)
         #expect(live.exitStatus() == 4)
+    }
+
+    /// A fault of the box shows in the feed when it is raised (with what to do) and when it clears.
+    @Test func aFaultRaisedAndClearedIsInTheFeed() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        let live = try Watcher(rig, [])
+        defer { _ = live.stop() }
+        #expect(live.line() == "watching boxd's night log after event #0 (Ctrl-C stops)")
+        #expect(try rig.boxctl(["sim", "fault", "audio-fail"]).exit == 0)
+        #expect(try rig.boxctl(["sim", "fault", "audio-fail"]).exit == 0) // still failing: nothing new
+        #expect(try rig.boxctl(["sim", "fault", "audio-ok"]).exit == 0)
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        let lines = live.lines(4)
+        #expect(lines.map(Self.what) == [
+            "FAULT audio_unavailable: \(Fault.audioUnavailable.advice)", "fault cleared: audio_unavailable",
+            "night 2026-11-21 started (target 165 min)", "Dose 1  by boxctl:uid=\(getuid())",
+        ])
+        #expect(lines.compactMap(Self.id) == [1, 2, 3, 4])
     }
 
     @Test func jsonFramesCarryTheEventsIdsAndAFifthWatcherIsTurnedAway() throws {

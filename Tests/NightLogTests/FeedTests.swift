@@ -184,7 +184,7 @@ import Testing
         try withTempDir { dir throws in
             _ = try MigrationTests.copy(to: dir)
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v5-schema-v6-columns,v6-feed-seq,v7-notices") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events") == true)
             #expect(try log.readScalar("""
                 SELECT group_concat(r, ' | ') FROM (SELECT session_date || ',' || ifnull(end_seq, '-') AS r FROM sleep_sessions ORDER BY seq)
                 """) == "2026-11-01,22 | 2026-11-01,23 | 2026-11-02,25 | 2026-11-03,-")
@@ -241,7 +241,7 @@ import Testing
     static let v5LogFeed = ["1 night_started A", "2 dose1 x", "3 snooze y", "4 night_started B", "5 undo y", "6 night_closed A", "7 undo x"]
 
     static func summary(_ feed: [FeedEvent]) -> [String] {
-        feed.map { "\($0.id) \($0.kind.rawValue) \($0.subject ?? $0.sessionID)" }
+        feed.map { "\($0.id) \($0.kind.rawValue) \($0.subject ?? $0.sessionID ?? "-")" }
     }
 
     /// Changes at the same time are numbered by their row's seq; an earlier change first,

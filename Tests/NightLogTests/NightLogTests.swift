@@ -99,6 +99,7 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .undone(let u): "undo:\(u.eventID)"
         case .sessionClosed(let c): "close:\(c.sessionID)"
         case .notice(let n): "notice:\(n.id)"
+        case .fault(let f): "fault:\(f.id)"
         }
     }
 }
