@@ -1381,8 +1381,11 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     cap, _ = split_watch(g.ssh("vbox unwatch ns2").stdout)
     heard = [t["note"] for t in parse_tones(cap)]
     check(heard[:3] == ["C5", "E5", "G5"], problems, f"after hot-load: heard {heard}")
+    logged = fault_events(g)
+    check(in_order(logged, ["raised audio_unavailable", "cleared audio_unavailable"]), problems,
+          f"no sound card: fault events in the log {logged}")
     figs.append(f"modprobe snd-aloop: fault cleared after {recovered if recovered is not None else float('nan'):.1f} s, "
-                f"test chime heard {'-'.join(heard[:3])}")
+                f"test chime heard {'-'.join(heard[:3])}, fault events in the log {logged}")
     nightlog_on_full_disk(g, problems, figs)
     g.poweroff()
     # --- No GPIO chip at boot.
@@ -1406,12 +1409,28 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     _, led_text = split_watch(g.ssh("vbox unwatch nc").stdout)
     ack = first(parse_led(led_text), lambda x: x[0] >= ep[0][0] and x[1] == "111")
     check(ack is not None, problems, "no LED acknowledgement of a press on the hot-plugged chip")
+    logged = fault_events(g)
+    check(in_order(logged, ["raised gpio_unavailable", "cleared gpio_unavailable"]), problems,
+          f"no chip: fault events in the log {logged}")
+    figs.append(f"fault events in the log {logged}")
     figs.append(f"chip created: udev made it {perms}, fault cleared after {recovered if recovered is not None else float('nan'):.1f} s "
                 f"(boxd retries every 10 s), a press then reached boxd: LED white ack "
                 f"{((ack[0] - ep[0][0]) * 1000) if ack else float('nan'):.0f} ms after the press edge")
     g.poweroff()
     return R.add("6 no sound card / no chip / full disk at boot", not problems,
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
+def fault_events(g: Guest) -> list[str]:
+    """The night log's fault events in seq order, as 'raised CODE' / 'cleared CODE'."""
+    out = db_query(g, "SELECT state || ' ' || code FROM fault_events ORDER BY seq")
+    return [line for line in out.splitlines() if line]
+
+
+def in_order(seen: list[str], wanted: list[str]) -> bool:
+    """wanted is a subsequence of seen."""
+    it = iter(seen)
+    return all(any(x == w for x in it) for w in wanted)
 
 
 def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> None:
@@ -1465,13 +1484,18 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
               check=False)
     rows = r.stdout.strip() if r.returncode == 0 else f"unreadable ({r.stderr.strip()[:80]})"
     check(st["dose1_at"] is not None and rows == "1", problems, f"press after space was freed: dose1 {st['dose1_at']}, rows {rows}")
+    # The outage itself, written when the log opened: before the press's Dose 1.
+    order = db_query(g, "SELECT group_concat(k, ', ') FROM (SELECT seq, state || ' ' || code AS k FROM fault_events "
+                        "UNION ALL SELECT seq, event_type FROM dose_events ORDER BY seq)")
+    check(order.startswith("raised log_unwritable, cleared log_unwritable") and order.endswith("dose1"), problems,
+          f"full disk: the log's fault events and doses in seq order: {order!r}")
     g.ssh("vbox unfullfs")
     figs.append(f"night log on a full ext4 ({full.get('free_kib', 'unknown')} KiB free) at start: boxd active, fault log_unwritable, "
                 f"LED {start_led}; a press: confirmation asked ({pending}), no green ack, nothing recorded; "
                 f"its confirm hold: {len(hold_buzz)} error buzzes; boxctl take --confirm: exit {take.returncode} 'Not recorded', "
                 f"{len(take_buzz)} buzzes; "
                 f"space freed: log opened by boxd after {opened if opened is not None else float('nan'):.1f} s (retry every 30 s), doubt over, "
-                f"the next press recorded Dose 1 ({rows} row)")
+                f"the next press recorded Dose 1 ({rows} row); in seq order: {order}")
 
 
 def main() -> int:
