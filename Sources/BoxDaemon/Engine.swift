@@ -156,7 +156,10 @@ public actor Engine {
         let now = clock.now()
         let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: freshIDs()))
         switch write(t.records) {
-        case .failed(let failure) where source != .system:
+        // Only an action with records of its own can fail on the disk: one that writes nothing
+        // (a confirmation asked, an alarm stopped, the status shown) goes ahead, whatever else
+        // waits in `unsaved` (notices, fault events) for a writable log.
+        case .failed(let failure) where source != .system && !t.records.isEmpty:
             let answer = DoseReducer.reduce(state, .persistFailed, Context(now: now, source: source, ids: freshIDs()))
             unsaved += answer.records
             commit(answer, at: now)
