@@ -21,6 +21,21 @@ import Glibc
         return (try BoxRig(args: ["--config", path]), path)
     }
 
+    /// A box launched with [mqtt] on a TLS broker, a subscriber on everything it publishes,
+    /// and the bridge running; all stopped and removed after `body`.
+    static func withLinkedBox(_ body: (TestBroker, BoxRig, Subscriber, Bridge) throws -> Void) throws {
+        let broker = try TestBroker(tls: true)
+        defer { broker.cleanup() }
+        let (rig, config) = try box(broker)
+        defer { cleanup(rig, config) }
+        try rig.launch()
+        let sub = try Subscriber(broker)
+        defer { sub.stop() }
+        let bridge = try Bridge(rig, config: config)
+        defer { bridge.kill9() }
+        try body(broker, rig, sub, bridge)
+    }
+
     static func cleanup(_ rig: BoxRig, _ config: String) {
         rig.cleanup()
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: config).deletingLastPathComponent())
@@ -204,29 +219,22 @@ import Glibc
     /// A speaker that fails and comes back: an event for each, with what to do, no session
     /// (it is the box's, not the night's), and the retained state says fault while it lasts.
     @Test func aSpeakerThatFailsAndComesBackIsAnEventEachAndTheStateFollows() throws {
-        let broker = try TestBroker(tls: true)
-        defer { broker.cleanup() }
-        let (rig, config) = try Self.box(broker)
-        defer { Self.cleanup(rig, config) }
-        try rig.launch()
-        let sub = try Subscriber(broker)
-        defer { sub.stop() }
-        let bridge = try Bridge(rig, config: config)
-        defer { bridge.kill9() }
-        #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+        try Self.withLinkedBox { _, rig, sub, _ throws in
+            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
 
-        #expect(try rig.boxctl(["sim", "fault", "audio-fail"]).exit == 0)
-        let raised = sub.until(Self.stateTopic) { $0["fault"] as? Bool == true } ?? []
-        let event = raised.first { $0.topic == Self.eventTopic }?.json ?? [:]
-        #expect(event["event_type"] as? String == "fault_raised" && event["type"] as? String == "audio_unavailable", "\(raised)")
-        #expect((event["advice"] as? String)?.hasPrefix("Alarms cannot sound") == true)
-        #expect(!event.keys.contains("session_id") && !event.keys.contains("session_date"), "\(event)")
-        #expect(raised.last?.json["faults"] as? [String] == ["audio_unavailable"])
+            #expect(try rig.boxctl(["sim", "fault", "audio-fail"]).exit == 0)
+            let raised = sub.until(Self.stateTopic) { $0["fault"] as? Bool == true } ?? []
+            let event = raised.first { $0.topic == Self.eventTopic }?.json ?? [:]
+            #expect(event["event_type"] as? String == "fault_raised" && event["type"] as? String == "audio_unavailable", "\(raised)")
+            #expect((event["advice"] as? String)?.hasPrefix("Alarms cannot sound") == true)
+            #expect(!event.keys.contains("session_id") && !event.keys.contains("session_date"), "\(event)")
+            #expect(raised.last?.json["faults"] as? [String] == ["audio_unavailable"])
 
-        #expect(try rig.boxctl(["sim", "fault", "audio-ok"]).exit == 0)
-        let cleared = sub.until(Self.stateTopic) { $0["fault"] as? Bool == false } ?? []
-        #expect(Self.events(cleared).map(\.kind) == ["fault_cleared"], "\(cleared)")
-        #expect((Self.events(raised) + Self.events(cleared)).map(\.id) == [1, 2])
+            #expect(try rig.boxctl(["sim", "fault", "audio-ok"]).exit == 0)
+            let cleared = sub.until(Self.stateTopic) { $0["fault"] as? Bool == false } ?? []
+            #expect(Self.events(cleared).map(\.kind) == ["fault_cleared"], "\(cleared)")
+            #expect((Self.events(raised) + Self.events(cleared)).map(\.id) == [1, 2])
+        }
     }
 
     /// The broker stopped for two simulated hours mid-night, then the bridge killed -9 with
@@ -280,20 +288,14 @@ import Glibc
     /// The bridge's host "loses power" (kill -9 with the broker up): the broker's last will
     /// says `offline`, retained, within the keepalive (5 s here; the broker allows 1.5 times it).
     @Test func aBridgeThatVanishesShowsOfflineWithinTheKeepalive() throws {
-        let broker = try TestBroker(tls: true)
-        defer { broker.cleanup() }
-        let (rig, config) = try Self.box(broker)
-        defer { Self.cleanup(rig, config) }
-        try rig.launch()
-        let sub = try Subscriber(broker)
-        defer { sub.stop() }
-        let bridge = try Bridge(rig, config: config)
-        #expect(sub.until("dosetap/\(Self.boxID)/availability") { $0["raw"] as? String == "online" } != nil)
-        let killed = ContinuousClock.now
-        bridge.kill9()
-        #expect(sub.until("dosetap/\(Self.boxID)/availability", within: 7.5) { $0["raw"] as? String == "offline" } != nil)
-        #expect(ContinuousClock.now - killed < .milliseconds(7500))
-        #expect(try broker.retained("dosetap/\(Self.boxID)/availability", count: 1) == ["dosetap/\(Self.boxID)/availability offline"])
+        try Self.withLinkedBox { broker, _, sub, bridge throws in
+            #expect(sub.until("dosetap/\(Self.boxID)/availability") { $0["raw"] as? String == "online" } != nil)
+            let killed = ContinuousClock.now
+            bridge.kill9()
+            #expect(sub.until("dosetap/\(Self.boxID)/availability", within: 7.5) { $0["raw"] as? String == "offline" } != nil)
+            #expect(ContinuousClock.now - killed < .milliseconds(7500))
+            #expect(try broker.retained("dosetap/\(Self.boxID)/availability", count: 1) == ["dosetap/\(Self.boxID)/availability offline"])
+        }
     }
 
     /// A wrong password, a CA that did not sign the broker, a host with no broker: each is a

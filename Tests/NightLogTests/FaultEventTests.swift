@@ -126,12 +126,7 @@ import Testing
             }
             let original = try NightLog.dumpRows(path: file.path, table: "fault_events")
             #expect(original.count == 5)
-            let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
-            let root = try #require(master.first { $0["name"] == "t:sqlite_autoindex_fault_events_1" }?["rootpage"])
-            let page = try #require(Int(root.dropFirst(2)))
-            var bytes = try Data(contentsOf: file)
-            SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
-            try bytes.write(to: file)
+            try SalvageTests.damageIndex("sqlite_autoindex_fault_events_1", in: dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: SalvageTests.now)
             #expect(log.recoveredFrom != nil)

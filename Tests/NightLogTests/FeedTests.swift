@@ -277,12 +277,6 @@ extension FeedMigrationTests {
     /// Overwrites the index page of the (empty) morning_checkins table: quick_check fails, so
     /// the next open salvages, and every table's rows are still readable.
     static func damageCheckinIndex(in dir: URL) throws {
-        let file = dir.appendingPathComponent(NightLog.fileName)
-        let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
-        let root = try #require(master.first { $0["name"] == "t:idx_morning_checkins_session" }?["rootpage"])
-        let page = try #require(Int(root.dropFirst(2)))
-        var bytes = try Data(contentsOf: file)
-        SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
-        try bytes.write(to: file)
+        try SalvageTests.damageIndex("idx_morning_checkins_session", in: dir)
     }
 }

@@ -203,12 +203,7 @@ import Testing
             }
             let original = try NightLog.dumpRows(path: file.path, table: "notices")
             #expect(original.count == 5)
-            let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
-            let root = try #require(master.first { $0["name"] == "t:idx_notices_session_id" }?["rootpage"])
-            let page = try #require(Int(root.dropFirst(2)))
-            var bytes = try Data(contentsOf: file)
-            SalvageTests.overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: SalvageTests.pageSize))
-            try bytes.write(to: file)
+            try SalvageTests.damageIndex("idx_notices_session_id", in: dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: SalvageTests.now)
             #expect(log.recoveredFrom != nil)

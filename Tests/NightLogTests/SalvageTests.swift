@@ -84,6 +84,18 @@ import Testing
         }
     }
 
+    /// Overwrites the root page of the index `name` in the log file in `dir` (quick_check then
+    /// fails, every row is still readable through its table).
+    static func damageIndex(_ name: String, in dir: URL) throws {
+        let file = dir.appendingPathComponent(NightLog.fileName)
+        let master = try NightLog.dumpRows(path: file.path, table: "sqlite_master")
+        let root = try #require(master.first { $0["name"] == "t:\(name)" }?["rootpage"])
+        let page = try #require(Int(root.dropFirst(2)))
+        var bytes = try Data(contentsOf: file)
+        overwrite(&bytes, page: page, with: Data(repeating: 0xA5, count: pageSize))
+        try bytes.write(to: file)
+    }
+
     static func overwrite(_ bytes: inout Data, page: Int, with data: Data) {
         let start = (page - 1) * pageSize
         guard start < bytes.count else { return }

@@ -26,7 +26,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 # The dose window opens this long after Dose 1: read from constants.json, never written here.
-WINDOW_OPEN_S = json.loads((REPO / "constants.json").read_text())["window"]["open_min"] * 60
+CONSTANTS = json.loads((REPO / "constants.json").read_text())
+WINDOW_OPEN_S = CONSTANTS["window"]["open_min"] * 60
+# A press held this long is treated as released (a lost release edge), and the button is a fault.
+STUCK_GUARD_S = CONSTANTS["gestures"]["stuck_guard_s"]
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -1132,6 +1135,23 @@ def scenario_caregiver(g: Guest) -> bool:
               and '"type":"bathroom"' in phone, problems,
               f"the queued event was not delivered after the broker's return: {acked!r} {after!r} phone {phone[:120]!r}")
         figs.append(f"broker back: `{after}`; the phone's session got the sleep event of the outage")
+
+        # A button held down past the stuck guard on the real line (Dose 1 is long past its
+        # undo window, so the hold itself only shows the status): the caregiver hears of the
+        # stuck button, with what to do, and of its end when the line is released.
+        sub3 = subscriber(["dosetap/vbox/availability", "dosetap/vbox/event"], 3)
+        sub3.stdout.readline()  # the retained `online`: subscribed
+        g.ssh(f"vbox press {STUCK_GUARD_S * 1000 + 1500}")
+        stuck = [sub3.stdout.readline().strip() for _ in range(2)]
+        sub3.wait()
+        msgs = [json.loads(l.split(" ", 3)[3]) if l.count(" ") >= 3 else {} for l in stuck]
+        kinds = [f"{m.get('event_type')} {m.get('type')}" for m in msgs]
+        if check(kinds == ["fault_raised button_stuck:dose", "fault_cleared button_stuck:dose"]
+                 and "stuck" in msgs[0].get("advice", "") and "session_id" not in msgs[0], problems,
+                 f"a stuck button: events at the subscriber {stuck}"):
+            lat = float(stuck[0].split()[0]) - iso_epoch(msgs[0]["at"])
+            figs.append(f"button held {STUCK_GUARD_S + 1.5:.1f} s: {kinds[0]} at the subscriber {lat * 1000:.0f} ms after it was stored "
+                        f"(advice {msgs[0]['advice'][:40]!r}…), then {kinds[1]} at the release")
     finally:
         g.ssh("cp /run/vbox/boxd.toml.before /etc/boxd/boxd.toml; systemctl restart boxd-mqtt; vbox fresh", check=False)
     return R.add("9 caregiver bridge under systemd (boxd-mqtt, mosquitto)", not problems,
