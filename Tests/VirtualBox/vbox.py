@@ -1470,6 +1470,7 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     ep = parse_edges(g.ssh("vbox press 150").stdout)
     time.sleep(1.5)
     pending = status_json(g)["pending_confirmation"]
+    check(pending == "doubt", problems, f"a press on a full disk in doubt: pending confirmation {pending!r} (the doubt's, needing no write)")
     hold = parse_edges(g.ssh("vbox press 2500").stdout)  # the confirm hold: its dose cannot be written
     time.sleep(1.5)
     before_take = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
