@@ -253,6 +253,12 @@ public enum LocalTime {
         let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: date)
         return SessionRules.pad(c.hour ?? 0, 2) + ":" + SessionRules.pad(c.minute ?? 0, 2)
     }
+
+    /// HH:MM:SS in `zone` at that instant (its offset then, DST included); seconds truncated.
+    public static func hhmmss(_ date: Date, in zone: TimeZone) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute, .second], from: date)
+        return SessionRules.pad(c.hour ?? 0, 2) + ":" + SessionRules.pad(c.minute ?? 0, 2) + ":" + SessionRules.pad(c.second ?? 0, 2)
+    }
 }
 
 public enum Outcome: Sendable, Hashable {

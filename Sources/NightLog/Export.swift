@@ -30,6 +30,10 @@ public enum ExportFile: String, Sendable, CaseIterable {
 
     public var fileName: String { rawValue + ".csv" }
 
+    /// The zone of a caller that has no patient's zone (tests, benchmarks): analytics.csv's
+    /// times of day in UTC. boxctl passes the box's zone.
+    public static let utc = TimeZone(identifier: "UTC")!
+
     /// The columns that hold free text typed by a person (indexes into `columns`).
     var freeTextColumns: Set<Int32> {
         guard let notes = columns.firstIndex(of: "notes") else { return [] }
@@ -81,8 +85,9 @@ extension NightLog {
     /// anything is written (`exportFailed` naming that file, detail "already exists").
     /// Returns the files written, in `ExportFile.allCases` order.
     @discardableResult
-    public func export(to directory: URL, from: String? = nil, to: String? = nil, overwrite: Bool = true) throws(NightLogError) -> [URL] {
-        let texts = try csvTexts(from: from, to: to)
+    public func export(to directory: URL, from: String? = nil, to: String? = nil, overwrite: Bool = true,
+                       zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [URL] {
+        let texts = try csvTexts(from: from, to: to, zone: zone)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -153,26 +158,26 @@ extension NightLog {
     }
 
     /// One file's CSV text, without touching the disk.
-    public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil) throws(NightLogError) -> String {
+    public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> String {
         let range = try ExportRange(from: from, to: to)
-        return try guarded { try db.read { db in try Self.render(file, range: range, db: db) } }
+        return try guarded { try db.read { db in try Self.render(file, range: range, zone: zone, db: db) } }
     }
 
     /// Every file's CSV text from one read transaction (so they agree with each other).
-    public func csvTexts(from: String? = nil, to: String? = nil) throws(NightLogError) -> [ExportFile: String] {
+    public func csvTexts(from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [ExportFile: String] {
         let range = try ExportRange(from: from, to: to)
         return try guarded {
             try db.read { db in
                 var texts: [ExportFile: String] = [:]
                 for file in ExportFile.allCases {
-                    texts[file] = try Self.render(file, range: range, db: db)
+                    texts[file] = try Self.render(file, range: range, zone: zone, db: db)
                 }
                 return texts
             }
         }
     }
 
-    private static func render(_ file: ExportFile, range: ExportRange, db: Database) throws -> String {
+    private static func render(_ file: ExportFile, range: ExportRange, zone: TimeZone, db: Database) throws -> String {
         var out = CSVWriter(columns: file.columns, freeText: file.freeTextColumns)
         switch file {
         case .sessions, .boxSessions:
@@ -197,8 +202,8 @@ extension NightLog {
             while let row = try rows.next() {
                 let interval = try row.decode(atIndex: SessionQuery.intervalMin) as Double?
                 out.add(try row.decode(atIndex: SessionQuery.sessionDate) as String?)
-                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose1) as String?))
-                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose2) as String?))
+                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose1) as String?, in: zone))
+                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose2) as String?, in: zone))
                 out.add(interval.flatMap { Int(exactly: $0.rounded()) }.map { String($0) })
                 out.add(try SessionQuery.isOnTime(row) ? "true" : "false")
                 out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
@@ -255,11 +260,12 @@ extension NightLog {
         return out.text
     }
 
-    /// "2024-01-15T22:30:00.000Z" -> "22:30:00" (UTC). Stored timestamps have a fixed layout.
-    static func clockTime(_ iso: String?) -> String? {
+    /// A stored UTC timestamp as the patient's time of day: "2024-01-16T03:30:00.000Z" ->
+    /// "22:30:00" in America/New_York (the offset at that instant, so DST is right on both
+    /// sides of a change). A timestamp that does not parse is written as stored.
+    static func clockTime(_ iso: String?, in zone: TimeZone) -> String? {
         guard let iso else { return nil }
-        let utf8 = Array(iso.utf8)
-        guard utf8.count >= 19 else { return iso }
-        return String(decoding: utf8[11..<19], as: UTF8.self)
+        guard let date = Date(iso8601: iso) else { return iso }
+        return LocalTime.hhmmss(date, in: zone)
     }
 }

@@ -100,6 +100,13 @@ struct Connection: ParsableArguments {
 
     var savedTimeZone: TimeZone? { savedSettings().timeZone.flatMap(TimeZone.init(identifier:)) }
 
+    /// The patient's zone for local times: boxd's when it answers, else the one it saved,
+    /// else this machine's.
+    var boxTimeZone: TimeZone {
+        (try? ControlClient(path: socket, timeout: .seconds(2)).send(.status))?
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? savedTimeZone ?? .current
+    }
+
     func openLog() throws -> NightLog {
         do {
             return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))

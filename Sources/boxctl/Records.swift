@@ -31,9 +31,7 @@ struct History: ParsableCommand {
             print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
             return
         }
-        // Local times in the box's time zone when boxd can say which; else this machine's.
-        let zone = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(.status))?
-            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? connection.savedTimeZone ?? .current
+        let zone = connection.boxTimeZone
         if nights.isEmpty {
             print("No nights recorded yet.")
             return
@@ -76,7 +74,8 @@ struct Export: ParsableCommand {
         try checkOutput(dir)
         let log = try connection.openLog()
         do {
-            let files = try log.export(to: dir, from: from, to: to, overwrite: force)
+            // analytics.csv's times of day are the patient's (the box's zone); every other file is UTC.
+            let files = try log.export(to: dir, from: from, to: to, overwrite: force, zone: connection.boxTimeZone)
             for f in files { print(f.path) }
         } catch {
             switch error {

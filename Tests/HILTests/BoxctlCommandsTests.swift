@@ -59,6 +59,27 @@ import Testing
         """)
     }
 
+    /// analytics.csv reads as the patient lived it: the box's time of day (22:00 here, not
+    /// 03:00 UTC), with boxd running and, from the zone it saved, with boxd stopped.
+    @Test func analyticsIsThePatientsTimeOfDay() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        _ = try rig.boxctl(["sim", "advance", "170m"])
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        func analytics(_ name: String) throws -> String {
+            let out = rig.dir.appendingPathComponent(name)
+            let r = try rig.boxctl(["export", "--out", out.path])
+            guard r.exit == 0 else { throw BoxRig.RigError("export: \(r.err)") }
+            return try String(contentsOf: out.appendingPathComponent("analytics.csv"), encoding: .utf8)
+        }
+        let expected = "Date,Dose1Time,Dose2Time,Interval,OnTime,NaturalWake\r\n2026-11-21,22:00:00,00:50:00,170,true,false\r\n"
+        #expect(try analytics("running") == expected)
+        #expect(rig.terminate() == 0)
+        #expect(try analytics("stopped") == expected)
+    }
+
     @Test func viewingConfigurationAndChecks() throws {
         try night("""
         press dose

@@ -244,6 +244,41 @@ import Testing
         }
     }
 
+    /// analytics.csv's times of day are the patient's, in the zone's offset at each instant:
+    /// the seed's example row from a New York night, then a night across each DST change of
+    /// 2024 (the interval is elapsed time, not the clock's difference).
+    @Test func analyticsTimesOfDayAreThePatientsAcrossDST() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            let newYork = try #require(TimeZone(identifier: "America/New_York"))
+            // Minutes from Fixture.t0 (2024-01-15T22:00Z).
+            // A: Dose 1 2024-01-16T03:30Z = 22:30 EST, Dose 2 165 min later = 01:15 EST.
+            try log.append([Fixture.open("A", date: "2024-01-15", at: 300),
+                            Fixture.dose("A-d1", .dose1, at: 330, session: "A", date: "2024-01-15"),
+                            Fixture.dose("A-d2", .dose2, at: 330 + 165, session: "A", date: "2024-01-15")])
+            // B, spring forward (2024-03-10 02:00 EST -> 03:00 EDT = 07:00Z): Dose 1 04:30Z =
+            // 23:30 EST; Dose 2 180 min later, 07:30Z = 03:30 EDT (the clock says 4 h).
+            try log.append([Fixture.open("B", date: "2024-03-09", at: 78_120),
+                            Fixture.dose("B-d1", .dose1, at: 78_150, session: "B", date: "2024-03-09"),
+                            Fixture.dose("B-d2", .dose2, at: 78_150 + 180, session: "B", date: "2024-03-09")])
+            // C, fall back (2024-11-03 02:00 EDT -> 01:00 EST = 06:00Z): Dose 1 03:30Z =
+            // 23:30 EDT; Dose 2 165 min later, 06:15Z = 01:15 EST (the clock says 1 h 45).
+            try log.append([Fixture.open("C", date: "2024-11-02", at: 420_780),
+                            Fixture.dose("C-d1", .dose1, at: 420_810, session: "C", date: "2024-11-02"),
+                            Fixture.dose("C-d2", .dose2, at: 420_810 + 165, session: "C", date: "2024-11-02")])
+            let header = "Date,Dose1Time,Dose2Time,Interval,OnTime,NaturalWake\r\n"
+            #expect(try log.csv(.analytics, zone: newYork) == header
+                    + "2024-01-15,22:30:00,01:15:00,165,true,false\r\n"
+                    + "2024-03-09,23:30:00,03:30:00,180,false,false\r\n"
+                    + "2024-11-02,23:30:00,01:15:00,165,true,false\r\n")
+            // Without the patient's zone (tests, benchmarks): UTC.
+            #expect(try log.csv(.analytics).contains("2024-01-15,03:30:00,06:15:00,165,true,false\r\n"))
+            // Only analytics.csv moves with the zone; the other files keep UTC timestamps.
+            let local = try log.csvTexts(zone: newYork), utc = try log.csvTexts()
+            #expect(ExportFile.allCases.filter { local[$0] != utc[$0] } == [.analytics])
+        }
+    }
+
     /// Across a reboot the monotonic clocks do not compare; the interval falls back to the wall clock.
     @Test func intervalAcrossARebootUsesTheWallClock() throws {
         try withTempDir { dir throws in
