@@ -18,10 +18,12 @@ import shlex
 import shutil
 import socket
 import subprocess
+import threading
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -331,6 +333,9 @@ class Guest:
         self.port = free_port()
         self.console = RUN / f"{tag}-console.log"
         self.results = RUN / f"{tag}-ttyS1.log"
+        # ttyS1 arrives on a socket; a thread appends it to `results` and wakes wait_line.
+        self.serial_cond = threading.Condition()
+        self.serial_copy: threading.Thread | None = None
         self.proc: subprocess.Popen | None = None
         self.started = 0.0
         self.ready_at: float | None = None
@@ -345,7 +350,8 @@ class Guest:
             LIVE.append(self)
         args = ["qemu-system-x86_64", "-accel", "tcg", "-M", "pc", "-cpu", "qemu64", "-m", "1024", "-smp", "2",
                 "-nodefaults", "-display", "none", "-no-reboot", "-monitor", "none",
-                "-serial", f"file:{self.console}", "-serial", f"file:{self.results}",
+                "-serial", f"file:{self.console}", "-chardev", f"socket,id=ttyS1,path={self.listen_serial()}",
+                "-serial", "chardev:ttyS1",
                 "-drive", f"file={self.disk},if=virtio,format=raw,cache=none",
                 "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
                 "-device", "virtio-net-pci,netdev=n0,romfile=",
@@ -360,6 +366,36 @@ class Guest:
         self.proc = subprocess.Popen([str(a) for a in args], stdin=subprocess.DEVNULL,
                                      stdout=open(RUN / f"{self.tag}-qemu.log", "w"), stderr=subprocess.STDOUT)
 
+    def listen_serial(self) -> Path:
+        """A socket qemu connects to at start (before the guest runs, so nothing is lost); a
+        thread copies what arrives into `results` and notifies `serial_cond`, also at the end."""
+        path = RUN / f"{self.tag}-ttyS1.sock"
+        path.unlink(missing_ok=True)
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(path))
+        server.listen(1)
+
+        def copy() -> None:
+            with server:
+                conn, _ = server.accept()
+            with conn, open(self.results, "ab") as out:
+                while chunk := conn.recv(65536):
+                    out.write(chunk)
+                    out.flush()
+                    with self.serial_cond:
+                        self.serial_cond.notify_all()
+            with self.serial_cond:
+                self.serial_cond.notify_all()
+        self.serial_copy = threading.Thread(target=copy, daemon=True)
+        self.serial_copy.start()
+        return path
+
+    def drain_serial(self) -> None:
+        """After qemu has exited: waits until everything it sent on ttyS1 is in `results` (the
+        power-cut cycles count the acknowledgements in it right after the kill)."""
+        if self.serial_copy:
+            self.serial_copy.join(timeout=10)
+
     def lines(self) -> list[str]:
         try:
             return self.results.read_text(errors="replace").splitlines()
@@ -369,15 +405,18 @@ class Guest:
     def wait_line(self, pattern: str, timeout: float, after: int = 0) -> re.Match | None:
         rx = re.compile(pattern)
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for line in self.lines()[after:]:
-                m = rx.search(line)
-                if m:
-                    return m
-            if self.proc and self.proc.poll() is not None:
-                return None
-            time.sleep(0.1)
-        return None
+        with self.serial_cond:
+            while True:
+                for line in self.lines()[after:]:
+                    m = rx.search(line)
+                    if m:
+                        return m
+                left = end - time.monotonic()
+                if left <= 0 or (self.proc and self.proc.poll() is not None):
+                    return None
+                # Woken by each chunk on ttyS1 and when qemu closes it; the timeout bounds a
+                # guest that never writes.
+                self.serial_cond.wait(left)
 
     def boot(self, cmdline: str = "", timeout: float = 120) -> float:
         """start + wait_ready. A guest kernel that panics while booting under emulation (seen
@@ -401,12 +440,8 @@ class Guest:
             tail = "\n".join(self.console.read_text(errors="replace").splitlines()[-30:])
             raise GuestError(f"guest {self.tag} did not reach multi-user in {timeout:.0f} s; console tail:\n{tail}")
         self.ready_at = time.monotonic()
-        # sshd may lag multi-user by a moment.
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            if self.ssh("true", check=False, timeout=15).returncode == 0:
-                break
-            time.sleep(0.5)
+        # vbox-ready.service runs after ssh.service, which is Type=notify: sshd listens.
+        self.ssh("true", timeout=30)
         return self.ready_at - self.started
 
     def ssh_args(self, user: str = "root") -> list[str]:
@@ -428,6 +463,7 @@ class Guest:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self.drain_serial()
         self.close_ssh()
 
     def close_ssh(self) -> None:
@@ -444,6 +480,7 @@ class Guest:
                 log(f"guest {self.tag} did not power off in {timeout:.0f} s: killing it")
                 self.proc.kill()
                 self.proc.wait()
+        self.drain_serial()
         self.close_ssh()
 
 
@@ -655,11 +692,14 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")
     g.ssh("vbox watch s1 120")
     e1 = parse_edges(g.ssh("vbox press 150").stdout)
-    host_press = time.monotonic()
     st1 = status_json(g)
     check(st1["dose1_at"] is not None and st1["phase"] == "beforeWindow", problems, f"after press 1: {st1['phase']}, dose1 {st1['dose1_at']}")
-    # Until the main alarm (target 165 min) has rung a few cycles, then the press that takes Dose 2.
-    time.sleep(max(0, host_press + 166.5 * per_min - time.monotonic()))
+    # Until the main alarm (target 165 min) rings: its notice in boxd's feed, followed as it
+    # comes; then the press that takes Dose 2, while the alarm rings.
+    rang = follow(g, "boxctl watch --after 0 --json",
+                  lambda l: feed_entry(l).get("kind") == "alarm_rang" and feed_entry(l).get("event_type") == "main_alarm",
+                  int(170 * per_min) + 30)
+    check(rang is not None, problems, "the main alarm's notice did not reach the feed")
     e2 = parse_edges(g.ssh("vbox press 150").stdout)
     time.sleep(3)
     cap, led_text = split_watch(g.ssh("vbox unwatch s1").stdout)
@@ -1000,21 +1040,18 @@ def journal_cursor(g: Guest, unit: str) -> str:
     return m.group(1) if m else ""
 
 
-def journal_wait(g: Guest, unit: str, cursor: str, patterns: list[str], timeout: int) -> str | None:
-    """Blocks until every pattern has appeared in `unit`'s journal after `cursor`: journalctl -f
-    in the guest, its lines read here as they come (select on the pipe, no polling); the line
-    that completed them, or None after `timeout` s."""
-    since = f"--after-cursor='{cursor}'" if cursor else "--since=-2s"
-    follow = f"timeout {timeout} journalctl -u {unit} {since} -f -o cat"
-    p = subprocess.Popen(g.ssh_args() + [follow], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    left, buf, end = set(patterns), b"", time.monotonic() + timeout
+def follow(g: Guest, command: str, done: Callable[[str], bool], timeout: int) -> str | None:
+    """Runs `command` in the guest and reads its output here as it comes (select on the pipe,
+    no polling) until a line makes `done` true: that line, or None after `timeout` s or when
+    the output ends."""
+    p = subprocess.Popen(g.ssh_args() + [f"timeout {timeout} {command}"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    buf, end = b"", time.monotonic() + timeout
     try:
         while True:
             while b"\n" in buf:
                 raw, buf = buf.split(b"\n", 1)
                 line = raw.decode(errors="replace")
-                left -= {pat for pat in left if pat in line}
-                if not left:
+                if done(line):
                     return line.strip()
             ready, _, _ = select.select([p.stdout], [], [], max(0.0, end - time.monotonic()))
             chunk = os.read(p.stdout.fileno(), 65536) if ready else b""
@@ -1024,6 +1061,27 @@ def journal_wait(g: Guest, unit: str, cursor: str, patterns: list[str], timeout:
     finally:
         p.kill()
         p.wait()
+
+
+def journal_wait(g: Guest, unit: str, cursor: str, patterns: list[str], timeout: int) -> str | None:
+    """Blocks until every pattern has appeared in `unit`'s journal after `cursor` (journalctl -f,
+    followed): the line that completed them, or None after `timeout` s."""
+    since = f"--after-cursor='{cursor}'" if cursor else "--since=-2s"
+    left = set(patterns)
+
+    def done(line: str) -> bool:
+        left.difference_update({pat for pat in left if pat in line})
+        return not left
+    return follow(g, f"journalctl -u {unit} {since} -f -o cat", done, timeout)
+
+
+def feed_entry(line: str) -> dict:
+    """The feed entry of one `boxctl watch --json` frame; {} for any other line."""
+    try:
+        frame = json.loads(line)
+    except ValueError:
+        return {}
+    return (frame.get("event") or {}) if isinstance(frame, dict) else {}
 
 
 def status_line(g: Guest, prefix: str) -> str | None:
