@@ -68,6 +68,25 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         /// The LED turns yellow this close to the close (SSOT 2.4.3: "30 min warning, yellow indicator").
         public let yellowWithinMinOfClose: Double
     }
+    /// When the insights have enough nights to say anything (DoseTap Box's own: SSOT 2.4.3
+    /// names the `insufficient_data` state, not its threshold).
+    public struct Insights: Sendable, Hashable, Decodable {
+        public let minNights: Int
+    }
+    /// The weekly planner (SSOT 2.4.3, "Planner": `suggestNextWeekTarget` and its safety
+    /// constraints; see `Planner`).
+    public struct Planner: Sendable, Hashable, Decodable {
+        public let baselineTargetMin: Int
+        public let weekDays: Int
+        public let minNightsInWeek: Int
+        /// A night is consistent when its interval is this close to the week's average.
+        public let consistencyBandMin: Double
+        public let minConsistency: Double
+        public let nudgeDownBelowAvgMin: Double
+        public let nudgeUpAboveTargetMin: Double
+        public let nudgeStepMin: Int
+        public let revertAfterMissedWindows: Int
+    }
     /// The box's own guards against two doses together (see README, "Never two doses together").
     public struct Safety: Sendable, Hashable, Decodable {
         /// No button sequence records Dose 2 earlier than this after Dose 1; before it only
@@ -92,6 +111,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let feedback: Feedback
     public let safety: Safety
     public let led: LED
+    public let insights: Insights
+    public let planner: Planner
 
     /// Decodes constants.json text. Keys are snake_case in the file.
     public static func decode(_ data: Data) throws -> DoseConstants {

@@ -248,12 +248,29 @@ enum SessionQuery {
             """
     }
 
-    static func sql(naturalWake: Bool, filter: String, order: String) -> String {
+    // The columns `facts` adds, after `targetMinutes`.
+    static let earlyOverride = 10, lateOverride = 11, skipReason = 12, extraDoses = 13, nightWakings = 14, sleepQuality = 15
+
+    /// The rest of a `NightFacts`: the overrides and the skip's reason from the metadata,
+    /// the extra doses, the night wakings (`SleepEventType.isNightWaking`) and the check-in.
+    private static var factsSQL: String {
+        let wakings = SleepEventType.allCases.filter(\.isNightWaking).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return """
+            , COALESCE(json_extract(d2.metadata, '$.is_early'), 0), COALESCE(json_extract(d2.metadata, '$.is_late'), 0),
+            (SELECT json_extract(x.metadata, '$.reason') FROM dose_events x
+                WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL ORDER BY x.seq LIMIT 1),
+            (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'extra_dose' AND x.undone_at IS NULL),
+            (SELECT COUNT(*) FROM sleep_events w WHERE w.session_id = s.session_id AND w.event_type IN (\(wakings))),
+            (SELECT c.sleep_quality FROM morning_checkins c WHERE c.session_id = s.session_id ORDER BY c.seq DESC LIMIT 1)
+            """
+    }
+
+    static func sql(naturalWake: Bool, facts: Bool = false, filter: String, order: String) -> String {
         """
         SELECT s.session_id, s.session_date, s.terminal_state, d1.timestamp, d2.timestamp, \(interval),
             (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'snooze' AND x.undone_at IS NULL),
             EXISTS (SELECT 1 FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL),
-            \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes
+            \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes\(facts ? factsSQL : "")
         FROM sleep_sessions s
         LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
         LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))

@@ -52,6 +52,17 @@ import Testing
         #expect(c.led.yellowWithinMinOfClose == 30)
         #expect(c.safety.dose2ButtonFloorMin == 120)
         #expect(c.safety.newDose1AfterLastDoseMin == 240)
+        // SSOT 2.4.3, "Planner": baseline 165, lastWeek.length < 5, consistency < 0.7,
+        // avg < 160 nudges down, avg > target + 10 nudges up, 15-min steps (nudge_step_minutes),
+        // 7-day stability, revert after 3 consecutive missed windows.
+        #expect(c.planner.baselineTargetMin == c.window.defaultTargetMin)
+        #expect(c.planner.weekDays == 7)
+        #expect(c.planner.minNightsInWeek == 5)
+        #expect(c.planner.minConsistency == 0.7)
+        #expect(c.planner.nudgeDownBelowAvgMin == 160)
+        #expect(c.planner.nudgeUpAboveTargetMin == 10)
+        #expect(c.planner.nudgeStepMin == 15)
+        #expect(c.planner.revertAfterMissedWindows == 3)
     }
 
     @Test func sleepEventsAreTheSchemaWireNamesWithTheirCooldowns() {

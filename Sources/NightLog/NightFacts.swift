@@ -1,0 +1,42 @@
+import DoseCore
+import Foundation
+import GRDB
+
+extension NightLog {
+    /// Every night with a session date in the range, oldest first, as the facts the insights,
+    /// the planner and the report read. Decided by the same query as history and
+    /// analytics.csv, so an interval, an on-time night or a natural wake is one rule.
+    public func nightFacts(from: String? = nil, to: String? = nil) throws(NightLogError) -> [NightFacts] {
+        let range = try ExportRange(from: from, to: to)
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                let sql = SessionQuery.sql(naturalWake: true, facts: true, filter: range.whereClause("s.session_date"),
+                                           order: "s.session_date, s.seq")
+                return try Row.fetchAll(db, sql: sql, arguments: range.arguments).map { row in
+                    let id: String = try row.decode(atIndex: SessionQuery.sessionID)
+                    let r = StoredRow(row, "sleep_sessions \(id)", path: path)
+                    let state: String? = try row.decode(atIndex: SessionQuery.terminalState)
+                    let reason: String? = try row.decode(atIndex: SessionQuery.skipReason)
+                    return NightFacts(
+                        sessionDate: try row.decode(atIndex: SessionQuery.sessionDate),
+                        targetMinutes: Int(try row.decode(atIndex: SessionQuery.targetMinutes) as Int64),
+                        dose1: try (row.decode(atIndex: SessionQuery.dose1) as String?).map { try r.date($0) },
+                        dose2: try (row.decode(atIndex: SessionQuery.dose2) as String?).map { try r.date($0) },
+                        intervalMinutes: try row.decode(atIndex: SessionQuery.intervalMin),
+                        onTime: try SessionQuery.isOnTime(row),
+                        naturalWake: try row.decode(atIndex: SessionQuery.naturalWake),
+                        snoozeCount: try row.decode(atIndex: SessionQuery.snoozes),
+                        skipped: try row.decode(atIndex: SessionQuery.skipped),
+                        skipReason: try reason.map { try r.parse($0, "dose2_skipped reason") },
+                        earlyOverride: try row.decode(atIndex: SessionQuery.earlyOverride),
+                        lateOverride: try row.decode(atIndex: SessionQuery.lateOverride),
+                        extraDoses: try row.decode(atIndex: SessionQuery.extraDoses),
+                        nightWakings: try row.decode(atIndex: SessionQuery.nightWakings),
+                        sleepQuality: try row.decode(atIndex: SessionQuery.sleepQuality),
+                        terminalState: try state.map { try r.parse($0, "terminal_state") })
+                }
+            }
+        }
+    }
+}
