@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoxControl
+import ClinicianReport
 import DoseCore
 import Foundation
 import NightLog
@@ -139,5 +140,44 @@ struct Plan: ParsableCommand {
         print("Target now: \(s.current) min. Suggested for next week: \(s.target) min.")
         print("Why: \(s.explanation).")
         if s.isChange { print("To use it: boxctl target \(s.target) --confirm") }
+    }
+}
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report", abstract: "Write one HTML page for the sleep specialist: the nights' intervals against the window, the figures beside them.",
+        discussion: "Self-contained (no network, inline SVG), prints on A4 or Letter. Exit code 7: --out cannot be written, or exists already (without --force).")
+    @Option(help: "The HTML file to write.") var out: String
+    @Option(help: "How many nights back, tonight included.") var days: Int = 30
+    @Flag(help: "Replace --out if it exists.") var force = false
+    @OptionGroup var connection: Connection
+
+    func validate() throws {
+        guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") }
+        guard !out.isEmpty else { throw ValidationError("--out needs a file name") }
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: out)
+        if !force, FileManager.default.fileExists(atPath: url.path) { try fail("\(url.path) already exists; add --force to replace it") }
+        let context = BoxContext(connection)
+        // The planner's revert looks past the range; the page shows the range.
+        let all = try connection.nightFacts(context, days: max(days, 60))
+        let range = context.range(days: days)
+        let input = ReportInput(
+            from: range.from, to: range.to, zone: context.zone, generated: context.now,
+            nights: all.filter { $0.sessionDate >= range.from },
+            plan: Planner.suggestNextWeekTarget(nights: all, currentTarget: context.targetMinutes, today: context.today))
+        do {
+            try Data(ClinicianReport.html(input).utf8).write(to: url, options: .atomic)
+        } catch {
+            try fail("cannot write \(url.path): \(NightLog.plainFileReason(error, path: url.path))")
+        }
+        print(url.path)
+    }
+
+    func fail(_ message: String) throws -> Never {
+        FileHandle.standardError.write(Data("report: \(message)\n".utf8))
+        throw ExitCode(outputNotWritableExit)
     }
 }
