@@ -58,6 +58,9 @@ _boxctl() {
             'log:Log a sleep event.'
             'checkin:The morning check-in (quick mode). It closes the night.'
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
+            'insights:On-time %, Dose 1 → Dose 2 intervals, natural wakes and night wakings over the last nights.'
+            'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
+            'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
             'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
             'watch:Follow the night live: a line per event as boxd records it (Ctrl-C stops).'
             'config:The active configuration.'
@@ -71,7 +74,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|export|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -234,6 +237,49 @@ _boxctl_history() {
     local -i ret=1
     local -ar arg_specs=(
         '--days[How many nights.]:days:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_insights() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--days[How many nights back, tonight included.]:days:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_plan() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_report() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--out[The HTML file to write.]:out:'
+        '--days[How many nights back, tonight included.]:days:'
+        '--force[Replace --out if it exists.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
