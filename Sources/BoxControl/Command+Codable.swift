@@ -15,6 +15,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
+        case medication, dose, unit, takenAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +41,7 @@ extension Command: Codable {
         case "target":
             guard let minutes = try f.int(.minutes) else { throw ProtocolError("minutes is missing: target needs minutes") }
             self = .target(minutes: minutes, confirm: try f.bool(.confirm))
+        case "med": self = .medication(try f.medication(), confirm: try f.bool(.confirm))
         case "config": self = .config
         case "doctor": self = .doctor
         case "test.led": self = .testLED(name: try f.name(among: Array(TestSignals.patterns.keys)))
@@ -77,6 +79,13 @@ extension Command: Codable {
             try c.encode(confirm, forKey: .confirm)
         case .target(let minutes, let confirm):
             try c.encode(minutes, forKey: .minutes)
+            try c.encode(confirm, forKey: .confirm)
+        case .medication(let m, let confirm):
+            try c.encode(m.medicationID, forKey: .medication)
+            try c.encode(m.doseValue, forKey: .dose)
+            try c.encode(m.doseUnit, forKey: .unit)
+            try c.encodeIfPresent(m.takenAt?.iso8601, forKey: .takenAt)
+            try c.encodeIfPresent(m.notes, forKey: .note)
             try c.encode(confirm, forKey: .confirm)
         case .testLED(let name): try c.encode(name, forKey: .name)
         case .testSound(let name, let inMs):
@@ -200,6 +209,29 @@ extension Command {
             let note = try string(key)
             if let problem = ControlProtocol.noteProblem(note, option: Self.wire(key)) { throw ProtocolError(problem) }
             return note
+        }
+
+        /// A medication entry: a known medication, a dose within bounds, a known unit, an ISO
+        /// 8601 time if any. Whether that time is in the future is boxd's to judge (its clock).
+        func medication() throws -> MedicationEntry {
+            let known = MedicationType.known.map(\.id)
+            guard let id = try string(.medication), known.contains(id) else {
+                throw ProtocolError("medication must be one of \(known.joined(separator: ", "))")
+            }
+            let max = DoseConstants.box.medication.maxDoseValue
+            guard let dose = try value(.dose, Double.self, "a number"), dose > 0, dose <= max else {
+                throw ProtocolError("dose must be a number more than 0 and at most \(DoseConstants.number(max))")
+            }
+            let unit = try string(.unit) ?? "mg"
+            guard MedicationLog.units.contains(unit) else {
+                throw ProtocolError("unit must be one of \(MedicationLog.units.joined(separator: ", "))")
+            }
+            var takenAt: Date?
+            if let text = try string(.takenAt) {
+                guard let date = Date(iso8601: text) else { throw ProtocolError("taken_at must be an ISO 8601 time such as 2026-11-21T08:00:00Z") }
+                takenAt = date
+            }
+            return MedicationEntry(medicationID: id, doseValue: dose, doseUnit: unit, takenAt: takenAt, notes: try note(.note))
         }
 
         func checkin() throws -> CheckInAnswers {

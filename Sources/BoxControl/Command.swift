@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable {
     case log(SleepEventType, note: String?, confirm: Bool)
     case checkin(CheckInAnswers, confirm: Bool)
     case target(minutes: Int, confirm: Bool)
+    /// A medication taken (SSOT 2.4.2); `confirm` logs one within the duplicate guard.
+    case medication(MedicationEntry, confirm: Bool)
     case config
     case doctor
     /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
@@ -45,6 +47,7 @@ public enum Command: Sendable, Hashable {
         case .log: "log"
         case .checkin: "checkin"
         case .target: "target"
+        case .medication: "med"
         case .config: "config"
         case .doctor: "doctor"
         case .testLED: "test.led"
@@ -157,7 +160,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .testLED, .testSound, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .testLED, .testSound, .sim, .bench: false
         }
     }
 

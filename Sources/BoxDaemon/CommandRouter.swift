@@ -25,6 +25,7 @@ extension Engine {
             return reply(apply(.logSleepEvent(type, notes: note, confirmed: confirm), source: source))
         case .checkin(let answers, let confirm): return reply(apply(.checkIn(answers, confirmed: confirm), source: source))
         case .target(let minutes, let confirm): return reply(apply(.setTarget(minutes: minutes, confirmed: confirm), source: source))
+        case .medication(let entry, let confirm): return logMedication(entry, confirmed: confirm, source: source)
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
         case .testSound(let name, let inMs): return await testSound(name, inMs: inMs)

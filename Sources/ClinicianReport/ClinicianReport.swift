@@ -12,14 +12,18 @@ public struct ReportInput: Sendable {
     public var generated: Date
     /// Every night with a session date in the range, oldest first.
     public var nights: [NightFacts]
+    /// The medication log's entries of the range, in the order taken.
+    public var medications: [MedicationRecord]
     public var plan: Planner.Suggestion
 
-    public init(from: String, to: String, zone: TimeZone, generated: Date, nights: [NightFacts], plan: Planner.Suggestion) {
+    public init(from: String, to: String, zone: TimeZone, generated: Date, nights: [NightFacts], medications: [MedicationRecord],
+                plan: Planner.Suggestion) {
         self.from = from
         self.to = to
         self.zone = zone
         self.generated = generated
         self.nights = nights
+        self.medications = medications
         self.plan = plan
     }
 }
@@ -59,7 +63,8 @@ public enum ClinicianReport {
                     .h2("How the nights ended"),
                     OutcomeBar(nights: input.nights).node
                 ),
-                nightTable(input.nights, zone: input.zone)
+                nightTable(input.nights, zone: input.zone),
+                medicationTable(input.medications, zone: input.zone)
             )
         )
         return html.render(indentedBy: .spaces(1)) + "\n"
@@ -131,6 +136,22 @@ public enum ClinicianReport {
         return .section(.class("nights"), .h2("Night by night"), .table(.id("nights-table"), head, .tbody(.group(rows))))
     }
 
+    /// Every entry of the medication log, notes included (escaped by Plot like every text).
+    static func medicationTable(_ entries: [MedicationRecord], zone: TimeZone) -> Node<HTML.BodyContext> {
+        guard !entries.isEmpty else {
+            return .section(.class("medications"), .h2("Medications"), .p(.text("None logged in this period.")))
+        }
+        let rows: [Node<HTML.TableContext>] = entries.map { m in
+            .tr(.td(.text(m.sessionDate)), .td(.text(LocalTime.hhmm(m.takenAt, in: zone))),
+                .td(.text(MedicationType.named(m.medicationID)?.name ?? m.medicationID)),
+                .td(.text("\(DoseConstants.number(m.doseValue)) \(m.doseUnit)")),
+                .td(.text((m.confirmedDuplicate ? "confirmed duplicate. " : "") + (m.notes ?? ""))))
+        }
+        return .section(.class("medications"), .h2("Medications"),
+                        .table(.id("medications-table"), .thead(.tr(.th("Night"), .th("Taken"), .th("Medication"), .th("Dose"), .th("Note"))),
+                               .tbody(.group(rows))))
+    }
+
     // MARK: - formatting
 
     static func percent(_ p: Double) -> String { String(format: "%.1f%%", p) }
@@ -153,7 +174,7 @@ public enum ClinicianReport {
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: 0.6mm 1.5mm; border-bottom: 0.2mm solid #ccc; }
         .figures th { width: 45%; font-weight: normal; color: #333; }
-        .nights table { font-size: 8pt; }
+        .nights table, .medications table { font-size: 8pt; }
         .nights tr.missed td { color: #a00; }
         svg { width: 100%; height: auto; display: block; }
         .chart, tr, .figures { break-inside: avoid; page-break-inside: avoid; }

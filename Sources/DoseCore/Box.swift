@@ -161,6 +161,9 @@ public enum Refusal: Sendable, Hashable {
     case recordInDoubt
     case napInProgress(since: Date)
     case noNapInProgress
+    /// The same medication logged less than the guard (5 min) from this one.
+    case duplicateMedication(name: String, at: Date)
+    case invalidMedication(String)
 
     public var code: String {
         switch self {
@@ -192,6 +195,8 @@ public enum Refusal: Sendable, Hashable {
         case .recordInDoubt: "428_RECORD_IN_DOUBT"
         case .napInProgress: "409_NAP_IN_PROGRESS"
         case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
+        case .duplicateMedication: "409_DUPLICATE_MEDICATION"
+        case .invalidMedication: "400_INVALID_MEDICATION"
         }
     }
 
@@ -237,6 +242,9 @@ public enum Refusal: Sendable, Hashable {
         case .recordInDoubt: Refusal.doubtText + " To record a dose anyway, add --confirm."
         case .napInProgress(let since): "A nap is already in progress (started \(Refusal.clock(since, timeZone))); log nap_end first."
         case .noNapInProgress: "No nap is in progress; log nap_start first."
+        case .duplicateMedication(let name, let at):
+            "\(name) was already logged at \(Refusal.clock(at, timeZone)), less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from this one. If it was really taken twice, log it with --confirm."
+        case .invalidMedication(let detail): "Not logged: \(detail)."
         }
     }
 

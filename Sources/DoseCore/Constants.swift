@@ -68,6 +68,14 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         /// The LED turns yellow this close to the close (SSOT 2.4.3: "30 min warning, yellow indicator").
         public let yellowWithinMinOfClose: Double
     }
+    /// The medication log (SSOT 2.4.2: "Duplicate guard (5-minute window, user confirmation
+    /// for overrides)"); the dose's bound and the clock tolerance are the box's own.
+    public struct Medication: Sendable, Hashable, Decodable {
+        public let duplicateGuardMin: Double
+        public let maxDoseValue: Double
+        /// An entry this far ahead of boxd's clock is still "now" (boxctl's clock may differ).
+        public let futureToleranceS: Double
+    }
     /// When the insights have enough nights to say anything (DoseTap Box's own: SSOT 2.4.3
     /// names the `insufficient_data` state, not its threshold).
     public struct Insights: Sendable, Hashable, Decodable {
@@ -111,6 +119,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let feedback: Feedback
     public let safety: Safety
     public let led: LED
+    public let medication: Medication
     public let insights: Insights
     public let planner: Planner
 

@@ -299,4 +299,6 @@ public enum LogRecord: Sendable, Hashable {
     case sessionClosed(SessionCloseRecord)
     case notice(NoticeRecord)
     case fault(FaultRecord)
+    /// A medication taken (`MedicationLog`); the patient's record, not the night's state.
+    case medication(MedicationRecord)
 }

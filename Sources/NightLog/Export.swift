@@ -22,6 +22,7 @@ public enum ExportFile: String, Sendable, CaseIterable {
     case sleepEvents = "sleep_events"
     case morningCheckins = "morning_checkins"
     case analytics
+    case medicationEvents = "medication_events"
     // The box's own.
     case boxSessions = "box-sessions"
     case boxDoseEvents = "box-dose-events"
@@ -64,6 +65,10 @@ public enum ExportFile: String, Sendable, CaseIterable {
         // SSOT 2.4.3 GET /analytics/export, exactly.
         case .analytics:
             ["Date", "Dose1Time", "Dose2Time", "Interval", "OnTime", "NaturalWake"]
+        // SSOT 2.4.2's medication_events columns, exactly ("CSV export includes all new columns").
+        case .medicationEvents:
+            ["id", "session_id", "session_date", "medication_id", "dose_value", "dose_unit", "formulation", "taken_at_utc",
+             "local_offset_minutes", "notes", "confirmed_duplicate", "created_at"]
         // The seed's session columns, then session_id (two sessions can share a date).
         case .boxSessions:
             ExportFile.sessions.columns + ["session_id"]
@@ -209,6 +214,16 @@ extension NightLog {
                 out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
                 out.endRow()
             }
+
+        case .medicationEvents:
+            let sql = """
+                SELECT id, session_id, session_date, medication_id, dose_value, dose_unit, formulation, taken_at_utc,
+                       local_offset_minutes, notes, CASE confirmed_duplicate WHEN 1 THEN 'true' ELSE 'false' END, created_at
+                FROM medication_events
+                \(range.whereClause("session_date"))
+                ORDER BY taken_at_utc, id
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
 
         case .events:
             // Doses (not undone) and sleep events in one timeline; seq orders equal timestamps.

@@ -321,6 +321,7 @@ struct StoredRow {
     func optionalText(_ c: String) throws -> String? { try column(c) }
     func int(_ c: String) throws -> Int { try column(c) }
     func int64(_ c: String) throws -> Int64 { try column(c) }
+    func double(_ c: String) throws -> Double { try column(c) }
     func optionalInt(_ c: String) throws -> Int? { try column(c) }
     func optionalBool(_ c: String) throws -> Bool? { try column(c) }
 

@@ -82,6 +82,7 @@ extension Salvage {
             case "morning_checkins": _ = try NightLog.checkInRecord(r, sessionID: try r.text("session_id"))
             case "notices": _ = try NightLog.noticeRecord(r, sessionID: try r.text("session_id"))
             case "fault_events": _ = try NightLog.faultRecord(r)
+            case "medication_events": _ = try NightLog.medicationRecord(r)
             default: break
             }
             return true

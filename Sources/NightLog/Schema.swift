@@ -160,6 +160,31 @@ enum Schema {
                 );
                 """)
         }
+        // SSOT 2.4.2's medication_events, with its columns: the medications taken beside XYWAV.
+        // session_id is the night of session_date if the box has one (NULL otherwise: a
+        // dose of Adderall on a day the box recorded no night is still the patient's record).
+        // source is the box's own. No seq: the patient's record, not the night's event feed.
+        migrator.registerMigration("v9-medication-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE medication_events (
+                    id                    TEXT PRIMARY KEY NOT NULL,
+                    session_id            TEXT REFERENCES sleep_sessions(session_id),
+                    session_date          TEXT NOT NULL,
+                    medication_id         TEXT NOT NULL,
+                    dose_value            REAL NOT NULL CHECK (dose_value > 0),
+                    dose_unit             TEXT NOT NULL DEFAULT 'mg',
+                    formulation           TEXT,
+                    taken_at_utc          TEXT NOT NULL,
+                    local_offset_minutes  INTEGER NOT NULL,
+                    notes                 TEXT,
+                    confirmed_duplicate   INTEGER NOT NULL DEFAULT 0 CHECK (confirmed_duplicate IN (0, 1)),
+                    created_at            TEXT NOT NULL,
+                    source                TEXT NOT NULL
+                );
+                CREATE INDEX idx_medication_events_taken ON medication_events(medication_id, taken_at_utc);
+                CREATE INDEX idx_medication_events_session_date ON medication_events(session_date);
+                """)
+        }
         return migrator
     }
 

@@ -20,7 +20,7 @@ extension NightLog {
                 var seq = try Self.nextSeq(db)
                 for record in records {
                     try Self.insert(record, seq: seq, db: db, path: path)
-                    seq += 1
+                    if record.takesSeq { seq += 1 }
                 }
             }
         }
@@ -37,6 +37,8 @@ extension NightLog {
         case .sessionClosed(let c): [c.sessionID, c.at.boot]
         case .notice(let n): [n.id, n.sessionID, n.sessionDate, n.at.boot, n.dose1ID]
         case .fault(let f): [f.id, f.code, f.at.boot]
+        case .medication(let m): [m.id, m.sessionID ?? "", m.sessionDate, m.medicationID, m.doseUnit, m.formulation, m.notes ?? "",
+                                  m.source.description]
         }
     }
 
@@ -130,6 +132,15 @@ extension NightLog {
             try db.cachedStatement(sql: """
                 INSERT INTO fault_events (id, seq, code, state, timestamp, boot_id, mono_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [f.id, seq, f.code, f.raised ? "raised" : "cleared", f.at.wall.iso8601, f.at.boot, f.at.monoNanos])
+
+        case .medication(let m):
+            try db.cachedStatement(sql: """
+                INSERT INTO medication_events (id, session_id, session_date, medication_id, dose_value, dose_unit, formulation,
+                                               taken_at_utc, local_offset_minutes, notes, confirmed_duplicate, created_at, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [m.id, m.sessionID, m.sessionDate, m.medicationID, m.doseValue, m.doseUnit, m.formulation,
+                                         m.takenAt.iso8601, m.localOffsetMinutes, m.notes, m.confirmedDuplicate, m.createdAt.iso8601,
+                                         m.source.description])
         }
     }
 
@@ -139,5 +150,14 @@ extension NightLog {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(metadata), as: UTF8.self)
+    }
+}
+
+extension LogRecord {
+    /// Takes the next seq (the event feed's order); a medication entry is the patient's
+    /// record, outside the feed, and takes none.
+    var takesSeq: Bool {
+        if case .medication = self { return false }
+        return true
     }
 }

@@ -55,7 +55,7 @@ extension Connection {
 struct InsightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "insights",
-        abstract: "On-time %, Dose 1 → Dose 2 intervals, natural wakes and night wakings over the last nights.",
+        abstract: "On-time %, Dose 1 to Dose 2 intervals, natural wakes and night wakings over the last nights.",
         discussion: "Counts finished nights with Dose 1. With fewer than \(DoseConstants.box.insights.minNights) of them it says there is not enough data yet (state insufficient_data).")
     @Option(help: "How many nights back, tonight included.") var days: Int = 30
     @OptionGroup var connection: Connection
@@ -164,9 +164,16 @@ struct Report: ParsableCommand {
         // The planner's revert looks past the range; the page shows the range.
         let all = try connection.nightFacts(context, days: max(days, 60))
         let range = context.range(days: days)
+        let medications: [MedicationRecord]
+        do {
+            medications = try connection.openLog().medicationEvents(from: range.from, to: range.to)
+        } catch let error as NightLogError {
+            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
+            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+        }
         let input = ReportInput(
             from: range.from, to: range.to, zone: context.zone, generated: context.now,
-            nights: all.filter { $0.sessionDate >= range.from },
+            nights: all.filter { $0.sessionDate >= range.from }, medications: medications,
             plan: Planner.suggestNextWeekTarget(nights: all, currentTarget: context.targetMinutes, today: context.today))
         do {
             try Data(ClinicianReport.html(input).utf8).write(to: url, options: .atomic)

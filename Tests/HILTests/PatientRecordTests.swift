@@ -21,7 +21,7 @@ import TestSupport
     /// Thirty nights from 2026-11-21, Dose 1 at 22:00 each, the way they are pressed and
     /// typed: night k follows pattern k % 6, and night 27 is taken late by override. The clock
     /// stops at 12:00 on 2026-12-21, so the last 30 session dates are these 30 nights.
-    ///   0: Dose 2 at 165 (on time), check-in quality 4 at 07:30
+    ///   0: Dose 2 at 165 (on time), check-in quality 4 and Adderall XR 20 mg at 07:30
     ///   1: bathroom at 60, Dose 2 at 172 (on time)
     ///   2: a snooze (double press) at 160, Dose 2 at 185 (in the window, off target)
     ///   3: Dose 2 skipped at 155 (drowsy)
@@ -74,6 +74,7 @@ import TestSupport
             if night % 6 == 0 || night % 6 == 4 {
                 try advance(to: 570)  // 07:30
                 try run(["checkin", "--quality", night % 6 == 0 ? "4" : "3"])
+                if night % 6 == 0 { try run(["med", "add", "adderall_xr", "--dose", "20", "--note", "with breakfast <2 glasses>"]) }
             }
             // To the next 22:00; after the last night, to 12:00 (the night closed at 11:00).
             try advance(to: night == 29 ? 840 : 1440)
@@ -130,6 +131,52 @@ import TestSupport
         #expect(try rig.boxctl(["insights", "--days", "0"]).exit == 2)
     }
 
+    /// SSOT 2.4.2's medication log through boxctl and the real boxd: the duplicate guard at
+    /// 4:59 and 5:00, a confirmed duplicate, the list, and medication_events.csv.
+    @Test func theMedicationLogGuardsDuplicatesAndExports() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        _ = try rig.boxctl(["sim", "press", "dose"])        // 2026-11-21 22:00, the night of the 21st
+        _ = try rig.boxctl(["sim", "advance", "10h"])       // 08:00 the next morning
+        let first = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--note", "with breakfast"])
+        #expect(first.exit == 0, "\(first.err)")
+        #expect(first.out.contains("Logged Adderall IR 10 mg at 08:00, night of 2026-11-21."), "\(first.out)")
+        // 4 min 59 s later: refused (exit 3) and nothing written.
+        _ = try rig.boxctl(["sim", "advance", "4m59s"])
+        let dup = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10"])
+        #expect(dup.exit == 3)
+        #expect(dup.err.contains("Adderall IR was already logged at 08:00, less than 5 minutes from this one. If it was really taken twice, log it with --confirm."), "\(dup.err)")
+        // With --confirm it is logged, marked.
+        let confirmed = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--confirm"])
+        #expect(confirmed.exit == 0)
+        #expect(confirmed.out.contains("(a confirmed duplicate)"))
+        // 5:00 after the confirmed one (08:04:59): not a duplicate of it; XR beside IR never is.
+        _ = try rig.boxctl(["sim", "advance", "5m"])
+        #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "5"]).exit == 0)
+        #expect(try rig.boxctl(["med", "add", "adderall_xr", "--dose", "20", "--at", "07:30"]).exit == 0)
+        // Bad input: a clear error, exit 2, nothing sent.
+        #expect(try rig.boxctl(["med", "add", "ritalin", "--dose", "10"]).exit == 2)
+        #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "0"]).exit == 2)
+        #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "25:00"]).exit == 2)
+        // An hour ahead of the box's clock is a dose not yet taken.
+        let future = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "2026-11-22T15:00:00Z"])
+        #expect(future.exit == 3, "\(future.out)")
+
+        let list = try rig.boxctl(["med", "list"])
+        #expect(list.out.components(separatedBy: "\n").filter { $0.hasPrefix("2026-11-21") }.count == 4, "\(list.out)")
+        #expect(list.out.contains("2026-11-21  07:30  Adderall XR   20 mg"))
+        #expect(list.out.contains("2026-11-21  08:04  Adderall IR   10 mg  (confirmed duplicate)"))
+        let out = rig.dir.appendingPathComponent("export")
+        #expect(try rig.boxctl(["export", "--out", out.path]).exit == 0)
+        let csv = try String(contentsOf: out.appendingPathComponent("medication_events.csv"), encoding: .utf8)
+        let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count == 5)
+        #expect(rows[1].contains(",2026-11-21,adderall_xr,20.0,mg,xr,2026-11-22T12:30:00.000Z,-300,,false,"), "\(csv)")
+        #expect(rows[2].contains(",adderall_ir,10.0,mg,ir,2026-11-22T13:00:00.150Z,-300,with breakfast,false,"))
+        #expect(rows[3].contains(",true,"))
+    }
+
     /// The report, the way a clinician meets it: written by boxctl from a month pressed on
     /// the real boxd, opened in Debian's Chromium (headless). The DOM Chromium built must hold
     /// the charts' elements and the figures; the screenshot and the printout must exist.
@@ -165,16 +212,19 @@ import TestSupport
         // On time: 15 of the 30 nights with Dose 1 = 50.0%.
         #expect(dom.contains("<td id=\"on-time\">50.0% (15 of 30)</td>"), "\(dom.prefix(3000))")
         #expect(dom.contains("<td id=\"nights\">30</td>"))
-        // The table has a row per night.
-        #expect(dom.components(separatedBy: "<td>2026-1").count - 1 == 30)
+        // The nights' table has a row per night, the medications' one per entry (5), and
+        // the note typed with markup is text, not markup.
+        #expect(dom.components(separatedBy: "<td>2026-1").count - 1 == 30 + 5)
+        #expect(dom.components(separatedBy: "<td>Adderall XR</td>").count - 1 == 5)
+        #expect(dom.contains("with breakfast &lt;2 glasses&gt;") && !dom.contains("<2 glasses>"))
 
         let png = rig.dir.appendingPathComponent("report.png")
-        _ = try Chromium.run(["--screenshot=\(png.path)", "--window-size=800,1700", "--hide-scrollbars", html.absoluteString])
+        _ = try Chromium.run(["--screenshot=\(png.path)", "--window-size=800,1800", "--hide-scrollbars", html.absoluteString])
         let bytes = try Data(contentsOf: png)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
         // Width and height from the IHDR chunk.
         let be = { (o: Int) in bytes[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
-        #expect(be(16) == 800 && be(20) == 1700)
+        #expect(be(16) == 800 && be(20) == 1800)
         #expect(bytes.count > 40_000, "a page of charts, not a blank one: \(bytes.count) bytes")
         if let keep = ProcessInfo.processInfo.environment["DOSETAP_REPORT_PNG"] {
             try? FileManager.default.removeItem(atPath: keep)

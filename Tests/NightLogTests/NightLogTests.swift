@@ -100,6 +100,7 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .sessionClosed(let c): "close:\(c.sessionID)"
         case .notice(let n): "notice:\(n.id)"
         case .fault(let f): "fault:\(f.id)"
+        case .medication(let m): "medication:\(m.id)"
         }
     }
 }

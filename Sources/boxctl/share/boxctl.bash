@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history insights plan report export watch config target doctor test sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med insights plan report export watch config target doctor test sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -388,6 +388,80 @@ _boxctl_checkin() {
 }
 
 _boxctl_history() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--days --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--days')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_med() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __boxctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list)
+        # Offer subcommand argument completions
+        "_boxctl_med_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list' -- "${cur}"))
+        ;;
+    esac
+}
+
+_boxctl_med_add() {
+    repeating_flags=()
+    non_repeating_flags=(--confirm --json -h --help)
+    repeating_options=()
+    non_repeating_options=(--dose --unit --at --note --socket --state-dir)
+    __boxctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--dose')
+        return
+        ;;
+    '--unit')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--note')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_med_list() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=()

@@ -58,7 +58,8 @@ _boxctl() {
             'log:Log a sleep event.'
             'checkin:The morning check-in (quick mode). It closes the night.'
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
-            'insights:On-time %, Dose 1 → Dose 2 intervals, natural wakes and night wakings over the last nights.'
+            'med:The medication log: Adderall IR and XR beside XYWAV.'
+            'insights:On-time %, Dose 1 to Dose 2 intervals, natural wakes and night wakings over the last nights.'
             'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
             'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
             'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
@@ -74,7 +75,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -237,6 +238,67 @@ _boxctl_history() {
     local -i ret=1
     local -ar arg_specs=(
         '--days[How many nights.]:days:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_med() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Log a medication taken.'
+            'list:The medications logged over the last nights.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list)
+            "_boxctl_med_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_boxctl_med_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':medication:'
+        '--dose[The dose, e.g. 10 or 7.5.]:dose:'
+        '--unit[One of\: mg, mcg, g, ml.]:unit:'
+        '--at[When it was taken\: HH\:MM (the last such time, in the box'\''s zone) or an ISO 8601 time. Default\: now.]:at:'
+        '--note[A note.]:note:'
+        '--confirm[Log it even though the same medication was logged less than 5 minutes from it.]'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_med_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--days[How many nights back, tonight included.]:days:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'

@@ -1,0 +1,128 @@
+import Foundation
+
+/// SSOT 2.4.2 "MedicationLogger" and 2.4.3 "Medication Settings": first-class entries for the
+/// medications taken beside XYWAV (Adderall IR and XR; the list is meant to grow), linked to
+/// the night they belong to, with a 5-minute duplicate guard that a confirmation overrides.
+public struct MedicationType: Sendable, Hashable {
+    /// `medication_id` in the log: "adderall_ir".
+    public let id: String
+    public let name: String
+    /// `formulation` in the log: "ir" or "xr".
+    public let formulation: String
+
+    public static let known: [MedicationType] = [
+        MedicationType(id: "adderall_ir", name: "Adderall IR", formulation: "ir"),
+        MedicationType(id: "adderall_xr", name: "Adderall XR", formulation: "xr"),
+    ]
+
+    public static func named(_ id: String) -> MedicationType? { known.first { $0.id == id } }
+}
+
+/// What a person asks to log; checked by `MedicationLog.decide`.
+public struct MedicationEntry: Sendable, Hashable {
+    public var medicationID: String
+    public var doseValue: Double
+    public var doseUnit: String
+    /// nil: when it was logged.
+    public var takenAt: Date?
+    public var notes: String?
+
+    public init(medicationID: String, doseValue: Double, doseUnit: String = "mg", takenAt: Date? = nil, notes: String? = nil) {
+        self.medicationID = medicationID
+        self.doseValue = doseValue
+        self.doseUnit = doseUnit
+        self.takenAt = takenAt
+        self.notes = notes
+    }
+}
+
+/// One row of `medication_events`, with the seed's columns.
+public struct MedicationRecord: Sendable, Hashable {
+    public var id: String
+    /// The night it belongs to (the session whose date is the entry's session date), if the
+    /// box has one; the date is kept either way.
+    public var sessionID: String?
+    public var sessionDate: String
+    public var medicationID: String
+    public var doseValue: Double
+    public var doseUnit: String
+    public var formulation: String
+    public var takenAt: Date
+    /// The patient's UTC offset when it was taken (-300 for EST).
+    public var localOffsetMinutes: Int
+    public var notes: String?
+    /// Logged within the guard window of another entry of the same medication, confirmed.
+    public var confirmedDuplicate: Bool
+    /// When it was logged.
+    public var createdAt: Date
+    public var source: Source
+
+    public init(id: String, sessionID: String?, sessionDate: String, medicationID: String, doseValue: Double, doseUnit: String,
+                formulation: String, takenAt: Date, localOffsetMinutes: Int, notes: String?, confirmedDuplicate: Bool,
+                createdAt: Date, source: Source) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.medicationID = medicationID
+        self.doseValue = doseValue
+        self.doseUnit = doseUnit
+        self.formulation = formulation
+        self.takenAt = takenAt
+        self.localOffsetMinutes = localOffsetMinutes
+        self.notes = notes
+        self.confirmedDuplicate = confirmedDuplicate
+        self.createdAt = createdAt
+        self.source = source
+    }
+}
+
+public enum MedicationLog {
+    /// Units a dose may be given in ("mg" by default; the seed's "extensible").
+    public static let units = ["mg", "mcg", "g", "ml"]
+
+    public enum Decision: Sendable, Hashable {
+        case record(MedicationRecord)
+        case refused(Refusal)
+    }
+
+    /// Entries of the same medication taken less than the guard (5 min) from `takenAt`,
+    /// either side: the seed's "absolute time delta (forward/backward)". 4:59 apart is a
+    /// duplicate; 5:00 apart is not.
+    public static func duplicates(of medicationID: String, at takenAt: Date, among existing: [MedicationRecord],
+                                  rules: DoseConstants = .box) -> [MedicationRecord] {
+        let guardSeconds = rules.medication.duplicateGuardMin * 60
+        return existing.filter { $0.medicationID == medicationID && abs($0.takenAt.timeIntervalSince(takenAt)) < guardSeconds }
+    }
+
+    /// Whether to write the entry, and as what. `nearby` are the log's entries around its
+    /// time (the shell reads them); `sessionID` the night of its session date, if any.
+    public static func decide(_ entry: MedicationEntry, confirmed: Bool, nearby: [MedicationRecord], now: Date,
+                              timeZone: TimeZone, sessionID: (String) -> String?, id: String, source: Source,
+                              rules: DoseConstants = .box) -> Decision {
+        guard let type = MedicationType.named(entry.medicationID) else {
+            return .refused(.invalidMedication("unknown medication \(entry.medicationID); known: \(MedicationType.known.map(\.id).joined(separator: ", "))"))
+        }
+        let limits = rules.medication
+        guard entry.doseValue > 0, entry.doseValue <= limits.maxDoseValue, entry.doseValue.isFinite else {
+            return .refused(.invalidMedication("the dose must be more than 0 and at most \(DoseConstants.number(limits.maxDoseValue))"))
+        }
+        guard units.contains(entry.doseUnit) else {
+            return .refused(.invalidMedication("the unit must be one of \(units.joined(separator: ", "))"))
+        }
+        let takenAt = entry.takenAt ?? now
+        // A dose not yet taken is not logged; a clock a minute apart from boxctl's is allowed.
+        guard takenAt.timeIntervalSince(now) <= limits.futureToleranceS else {
+            return .refused(.invalidMedication("\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"))
+        }
+        let dups = duplicates(of: type.id, at: takenAt, among: nearby, rules: rules)
+        if let first = dups.min(by: { abs($0.takenAt.timeIntervalSince(takenAt)) < abs($1.takenAt.timeIntervalSince(takenAt)) }), !confirmed {
+            return .refused(.duplicateMedication(name: type.name, at: first.takenAt))
+        }
+        let date = SessionRules.sessionKey(for: takenAt, timeZone: timeZone, rolloverHour: rules.session.rolloverHour)
+        return .record(MedicationRecord(
+            id: id, sessionID: sessionID(date), sessionDate: date, medicationID: type.id, doseValue: entry.doseValue,
+            doseUnit: entry.doseUnit, formulation: type.formulation, takenAt: takenAt,
+            localOffsetMinutes: timeZone.secondsFromGMT(for: takenAt) / 60, notes: entry.notes,
+            confirmedDuplicate: !dups.isEmpty, createdAt: now, source: source))
+    }
+}
