@@ -39,16 +39,27 @@ struct BoxContext {
 }
 
 extension Connection {
-    /// Every night of the last `days` session dates, oldest first.
-    func nightFacts(_ context: BoxContext, days: Int) throws -> [NightFacts] {
+    /// Reads the night log; one that cannot be read is exit 5, with the reason.
+    func reading<T>(_ body: (NightLog) throws -> T) throws -> T {
         let log = try openLog()
-        let range = context.range(days: days)
         do {
-            return try log.nightFacts(from: range.from, to: range.to)
+            return try body(log)
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
         }
+    }
+
+    /// Every night of the last `days` session dates, oldest first.
+    func nightFacts(_ context: BoxContext, days: Int) throws -> [NightFacts] {
+        let range = context.range(days: days)
+        return try reading { try $0.nightFacts(from: range.from, to: range.to) }
+    }
+
+    /// The medication log's entries of the last `days` session dates, in the order taken.
+    func medications(_ context: BoxContext, days: Int) throws -> [MedicationRecord] {
+        let range = context.range(days: days)
+        return try reading { try $0.medicationEvents(from: range.from, to: range.to) }
     }
 }
 
@@ -164,16 +175,9 @@ struct Report: ParsableCommand {
         // The planner's revert looks past the range; the page shows the range.
         let all = try connection.nightFacts(context, days: max(days, 60))
         let range = context.range(days: days)
-        let medications: [MedicationRecord]
-        do {
-            medications = try connection.openLog().medicationEvents(from: range.from, to: range.to)
-        } catch let error as NightLogError {
-            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
-        }
         let input = ReportInput(
             from: range.from, to: range.to, zone: context.zone, generated: context.now,
-            nights: all.filter { $0.sessionDate >= range.from }, medications: medications,
+            nights: all.filter { $0.sessionDate >= range.from }, medications: try connection.medications(context, days: days),
             plan: Planner.suggestNextWeekTarget(nights: all, currentTarget: context.targetMinutes, today: context.today))
         do {
             try Data(ClinicianReport.html(input).utf8).write(to: url, options: .atomic)

@@ -66,13 +66,7 @@ struct Med: ParsableCommand {
         func run() throws {
             let context = BoxContext(connection)
             let range = context.range(days: days)
-            let entries: [MedicationRecord]
-            do {
-                entries = try connection.openLog().medicationEvents(from: range.from, to: range.to)
-            } catch let error as NightLogError {
-                FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-                throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
-            }
+            let entries = try connection.medications(context, days: days)
             if connection.json {
                 let rows = entries.map { m -> [String: Any] in
                     ["id": m.id, "session_date": m.sessionDate, "medication_id": m.medicationID, "dose_value": m.doseValue,

@@ -16,12 +16,7 @@ struct History: ParsableCommand {
     func validate() throws { guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") } }
 
     func run() throws {
-        let log = try connection.openLog()
-        let nights: [NightSummary]
-        do { nights = try log.recentNights(limit: days) } catch {
-            FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
-        }
+        let nights = try connection.reading { try $0.recentNights(limit: days) }
         if connection.json {
             let rows = nights.map { n -> [String: String] in
                 ["session_date": n.sessionDate, "dose1": n.dose1?.iso8601 ?? "", "dose2": n.dose2?.iso8601 ?? "",
