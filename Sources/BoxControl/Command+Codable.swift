@@ -15,7 +15,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
-        case medication, dose, unit, takenAt
+        case medication, dose, unit, takenAt, from, to
     }
 
     public init(from decoder: any Decoder) throws {
@@ -42,6 +42,11 @@ extension Command: Codable {
             guard let minutes = try f.int(.minutes) else { throw ProtocolError("minutes is missing: target needs minutes") }
             self = .target(minutes: minutes, confirm: try f.bool(.confirm))
         case "med": self = .medication(try f.medication(), confirm: try f.bool(.confirm))
+        case "forget":
+            guard let to = try f.sessionDate(.to) else { throw ProtocolError("to is missing: the last night to forget (YYYY-MM-DD)") }
+            let from = try f.sessionDate(.from)
+            if let from, from > to { throw ProtocolError("from (\(from)) is after to (\(to))") }
+            self = .forget(from: from, to: to, confirm: try f.bool(.confirm))
         case "config": self = .config
         case "doctor": self = .doctor
         case "test.led": self = .testLED(name: try f.name(among: Array(TestSignals.patterns.keys)))
@@ -86,6 +91,10 @@ extension Command: Codable {
             try c.encode(m.doseUnit, forKey: .unit)
             try c.encodeIfPresent(m.takenAt?.iso8601, forKey: .takenAt)
             try c.encodeIfPresent(m.notes, forKey: .note)
+            try c.encode(confirm, forKey: .confirm)
+        case .forget(let from, let to, let confirm):
+            try c.encodeIfPresent(from, forKey: .from)
+            try c.encode(to, forKey: .to)
             try c.encode(confirm, forKey: .confirm)
         case .testLED(let name): try c.encode(name, forKey: .name)
         case .testSound(let name, let inMs):
@@ -232,6 +241,12 @@ extension Command {
                 takenAt = date
             }
             return MedicationEntry(medicationID: id, doseValue: dose, doseUnit: unit, takenAt: takenAt, notes: try note(.note))
+        }
+
+        func sessionDate(_ key: Key) throws -> String? {
+            guard let text = try string(key) else { return nil }
+            guard SessionDate.date(text) != nil else { throw ProtocolError("\(Self.wire(key)) must be a date such as 2026-11-21") }
+            return text
         }
 
         func checkin() throws -> CheckInAnswers {

@@ -19,6 +19,9 @@ public enum Command: Sendable, Hashable {
     case target(minutes: Int, confirm: Bool)
     /// A medication taken (SSOT 2.4.2); `confirm` logs one within the duplicate guard.
     case medication(MedicationEntry, confirm: Bool)
+    /// Delete the nights with a session date in `from`…`to` (`from` nil: every night up to
+    /// `to`); without `confirm` only says what would go (`Forgetting`).
+    case forget(from: String?, to: String, confirm: Bool)
     case config
     case doctor
     /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
@@ -48,6 +51,7 @@ public enum Command: Sendable, Hashable {
         case .checkin: "checkin"
         case .target: "target"
         case .medication: "med"
+        case .forget: "forget"
         case .config: "config"
         case .doctor: "doctor"
         case .testLED: "test.led"
@@ -160,7 +164,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .testLED, .testSound, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .testLED, .testSound, .sim, .bench: false
         }
     }
 

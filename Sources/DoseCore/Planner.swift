@@ -117,8 +117,9 @@ public enum SessionDate {
     }()
     static let format = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day().dateSeparator(.dash)
 
+    /// The day, or nil unless `text` is a real calendar date written YYYY-MM-DD.
     public static func date(_ text: String) -> Date? {
-        guard text.count == 10, let d = try? format.parse(text) else { return nil }
+        guard text.count == 10, let d = try? format.parse(text), format.format(d) == text else { return nil }
         return d
     }
 

@@ -185,6 +185,17 @@ enum Schema {
                 CREATE INDEX idx_medication_events_session_date ON medication_events(session_date);
                 """)
         }
+        // The highest seq ever given, kept when nights are forgotten (`forget`): the feed's
+        // ids never repeat, so a watcher's cursor (the caregiver bridge's) never skips new
+        // entries that would otherwise reuse the ids of deleted ones.
+        migrator.registerMigration("v10-seq-floor") { db in
+            try db.execute(sql: """
+                CREATE TABLE seq_floor (
+                    id     INTEGER PRIMARY KEY CHECK (id = 1),
+                    value  INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -54,7 +54,8 @@ extension NightLog {
                 UNION ALL SELECT MAX(seq) FROM sleep_events
                 UNION ALL SELECT MAX(seq) FROM morning_checkins
                 UNION ALL SELECT MAX(seq) FROM notices
-                UNION ALL SELECT MAX(seq) FROM fault_events)
+                UNION ALL SELECT MAX(seq) FROM fault_events
+                UNION ALL SELECT MAX(value) FROM seq_floor)
             """)
         return (max ?? 0) + 1
     }

@@ -177,6 +177,36 @@ import TestSupport
         #expect(rows[3].contains(",true,"))
     }
 
+    /// Data management through boxctl and the real boxd: the count and the confirmation,
+    /// the night gone from history, the latest night kept whatever is asked.
+    @Test func forgettingANightAsksFirstAndKeepsTheLatest() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        try Self.week(rig)  // nights 2026-11-21 … 11-27; now 11-28 22:00
+        let ask = try rig.boxctl(["forget", "2026-11-22"])
+        #expect(ask.exit == 3)
+        // The night's two doses and the notices of its alarms.
+        #expect(ask.err.hasPrefix("This deletes 1 night: 2 dose events, 0 sleep events, 0 check-ins, "), "\(ask.err)")
+        #expect(ask.err.contains(", 2026-11-22 to 2026-11-22. It cannot be undone"))
+        #expect(try rig.boxctl(["history", "--days", "30"]).out.contains("2026-11-22"), "asking deletes nothing")
+        let done = try rig.boxctl(["forget", "2026-11-22", "--confirm"])
+        #expect(done.exit == 0, "\(done.err)")
+        let history = try rig.boxctl(["history", "--days", "30"]).out
+        #expect(!history.contains("2026-11-22") && history.contains("2026-11-21") && history.contains("2026-11-23"), "\(history)")
+        // The latest night (11-27) stays, even in a prune of everything before 11-28.
+        let prune = try rig.boxctl(["prune", "--before", "2026-11-28", "--confirm"])
+        #expect(prune.exit == 0, "\(prune.err)")
+        #expect(prune.out.contains("Deleted 5 nights") && prune.out.contains("2026-11-27 is kept: it is the box's latest night"), "\(prune.out)")
+        let after = try rig.boxctl(["history", "--days", "30"]).out
+        #expect(after.contains("2026-11-27") && !after.contains("2026-11-26"))
+        let again = try rig.boxctl(["forget", "2026-11-27", "--confirm"])
+        #expect(again.exit == 3 && again.err.contains("No night to forget"))
+        // The box goes on: tonight's Dose 1 is recorded.
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        #expect(try rig.boxctl(["forget", "2026-02-30"]).exit == 2)
+    }
+
     /// The report, the way a clinician meets it: written by boxctl from a month pressed on
     /// the real boxd, opened in Debian's Chromium (headless). The DOM Chromium built must hold
     /// the charts' elements and the figures; the screenshot and the printout must exist.
@@ -250,7 +280,7 @@ enum Chromium {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: home) }
         let r = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/timeout"), [
-            "90", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(home.path)",
+            "90", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=\(home.path)",
             "--timeout=10000",
         ] + args)
         guard r.exit == 0 else { throw BoxRig.RigError("chromium \(args.first ?? ""): exit \(r.exit) \(r.err.suffix(2000))") }

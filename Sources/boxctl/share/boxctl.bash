@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med insights plan report export watch config target doctor test sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med insights plan report export forget prune watch config target doctor test sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -561,6 +561,45 @@ _boxctl_export() {
         return
         ;;
     '--to')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_forget() {
+    repeating_flags=()
+    non_repeating_flags=(--confirm --json -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --state-dir)
+    __boxctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_prune() {
+    repeating_flags=()
+    non_repeating_flags=(--confirm --json -h --help)
+    repeating_options=()
+    non_repeating_options=(--before --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--before')
         return
         ;;
     '--socket')

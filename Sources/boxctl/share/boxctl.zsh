@@ -63,6 +63,8 @@ _boxctl() {
             'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
             'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
             'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
+            'forget:Delete one night'\''s records (doses, sleep events, check-in, medications). Needs --confirm.'
+            'prune:Delete every night before a date. Needs --confirm.'
             'watch:Follow the night live: a line per event as boxd records it (Ctrl-C stops).'
             'config:The active configuration.'
             'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
@@ -75,7 +77,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -359,6 +361,36 @@ _boxctl_export() {
         '--from[First session date, YYYY-MM-DD.]:from:'
         '--to[Last session date, YYYY-MM-DD.]:to:'
         '--force[Replace CSV files already in --out.]'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_forget() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':night:'
+        '--confirm[Delete it.]'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_prune() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--before[Keep this night and every later one, YYYY-MM-DD.]:before:'
+        '--confirm[Delete them.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
