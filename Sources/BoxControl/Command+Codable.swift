@@ -15,7 +15,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
-        case medication, dose, unit, takenAt, from, to
+        case medication, dose, unit, takenAt, from, to, change, doses
     }
 
     public init(from decoder: any Decoder) throws {
@@ -42,6 +42,17 @@ extension Command: Codable {
             guard let minutes = try f.int(.minutes) else { throw ProtocolError("minutes is missing: target needs minutes") }
             self = .target(minutes: minutes, confirm: try f.bool(.confirm))
         case "med": self = .medication(try f.medication(), confirm: try f.bool(.confirm))
+        case "supply":
+            let limit = DoseConstants.box.supply.maxChangeDoses
+            guard let doses = try f.int(.doses) else { throw ProtocolError("doses is missing: how many doses") }
+            switch try f.string(.change) {
+            case "refill":
+                self = .supply(.refill(doses: try f.check(doses, in: 1...limit, .doses), notes: try f.note(.note)))
+            case "adjust":
+                guard doses != 0 else { throw ProtocolError("doses must not be 0: an adjustment changes the count") }
+                self = .supply(.adjust(doses: try f.check(doses, in: -limit...limit, .doses), notes: try f.note(.note)))
+            default: throw ProtocolError("change must be refill or adjust")
+            }
         case "forget":
             guard let to = try f.sessionDate(.to) else { throw ProtocolError("to is missing: the last night to forget (YYYY-MM-DD)") }
             let from = try f.sessionDate(.from)
@@ -92,6 +103,17 @@ extension Command: Codable {
             try c.encodeIfPresent(m.takenAt?.iso8601, forKey: .takenAt)
             try c.encodeIfPresent(m.notes, forKey: .note)
             try c.encode(confirm, forKey: .confirm)
+        case .supply(let change):
+            switch change {
+            case .refill(let doses, let notes):
+                try c.encode("refill", forKey: .change)
+                try c.encode(doses, forKey: .doses)
+                try c.encodeIfPresent(notes, forKey: .note)
+            case .adjust(let doses, let notes):
+                try c.encode("adjust", forKey: .change)
+                try c.encode(doses, forKey: .doses)
+                try c.encodeIfPresent(notes, forKey: .note)
+            }
         case .forget(let from, let to, let confirm):
             try c.encodeIfPresent(from, forKey: .from)
             try c.encode(to, forKey: .to)

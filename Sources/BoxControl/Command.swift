@@ -22,6 +22,8 @@ public enum Command: Sendable, Hashable {
     /// Delete the nights with a session date in `from`…`to` (`from` nil: every night up to
     /// `to`); without `confirm` only says what would go (`Forgetting`).
     case forget(from: String?, to: String, confirm: Bool)
+    /// A refill of the supply, or a correction of its count (`Supply`).
+    case supply(SupplyChange)
     case config
     case doctor
     /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
@@ -52,6 +54,7 @@ public enum Command: Sendable, Hashable {
         case .target: "target"
         case .medication: "med"
         case .forget: "forget"
+        case .supply: "supply"
         case .config: "config"
         case .doctor: "doctor"
         case .testLED: "test.led"
@@ -164,7 +167,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .testLED, .testSound, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .testLED, .testSound, .sim, .bench: false
         }
     }
 

@@ -35,6 +35,10 @@ extension FeedEvent {
         case .faultRaised:
             return "FAULT \(eventType ?? "?")" + (eventType.flatMap(Fault.init(code:)).map { ": \($0.advice)" } ?? "")
         case .faultCleared: return "fault cleared: \(eventType ?? "?")"
+        case .refillLogged: return "refill logged: +\(doses ?? 0) doses, \(remainingDoses ?? 0) left" + (notes.map { " (\($0))" } ?? "")
+        case .inventoryAdjustment:
+            return "supply corrected by \(doses.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? "?") doses, \(remainingDoses ?? 0) left" + (notes.map { " (\($0))" } ?? "")
+        case .refillReminder: return "REFILL DUE: \(remainingDoses ?? 0) doses left"
         }
     }
 }

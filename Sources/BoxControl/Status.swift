@@ -64,11 +64,13 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var alarmRinging: Bool
     /// The caregiver link (boxd-mqtt), when `[mqtt]` is enabled or a bridge reported.
     public var caregiverLink: CaregiverLinkStatus?
+    /// The supply of XYWAV, once a refill or an adjustment set it.
+    public var supply: SupplyStatus?
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
         case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
-        case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink
+        case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink, supply
     }
 
     /// Every key is always present (null when absent), so scripts can rely on them.
@@ -100,6 +102,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(stateDir, forKey: .stateDir)
         try c.encode(alarmRinging, forKey: .alarmRinging)
         try c.encode(caregiverLink, forKey: .caregiverLink)
+        try c.encode(supply, forKey: .supply)
     }
 
     /// Older replies (and the log's own status) have no alarmRinging or caregiverLink.
@@ -131,6 +134,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         stateDir = try c.decodeIfPresent(String.self, forKey: .stateDir)
         alarmRinging = try c.decodeIfPresent(Bool.self, forKey: .alarmRinging) ?? false
         caregiverLink = try c.decodeIfPresent(CaregiverLinkStatus.self, forKey: .caregiverLink)
+        supply = try c.decodeIfPresent(SupplyStatus.self, forKey: .supply)
     }
 
     public init(state: BoxState, now: Moment, source: String, health: Health?, stateDir: String? = nil) {
@@ -153,6 +157,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         doubt = state.doubt == nil ? nil : Refusal.doubtText
         faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: $0.advice) }
         self.health = health
+        supply = state.supply
         alarmRinging = state.ringing.map { now.elapsed(since: $0.since) < state.settings.ringTime } ?? false
         if let closure = night.closure {
             terminalState = closure.terminalState.rawValue
@@ -218,6 +223,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
             lines.append("Health: buttons \(h.buttons.text), audio \(h.audio.text), log \(h.log.text), clock \(h.clock.text)")
         }
         if let link = caregiverLink { lines.append(link.text(timeZone: tz)) }
+        if let supply { lines.append("Supply: \(supply.text)") }
         if faults.isEmpty {
             lines.append("Faults: none")
         } else {

@@ -72,6 +72,8 @@ public actor Engine {
     /// Records of time passing (a session's fallback close) that could not be written: the
     /// night goes on in memory, and they are written, in order, ahead of the next write.
     var unsaved: [LogRecord] = []
+    /// A dose, an undo or a supply record was written since the supply was last read.
+    var supplyStale = true
     /// Edges handled from the source's stream, and since when (edge clock) edges it has
     /// yielded have waited for the pump (see `fireGestureDeadlines`).
     var edgesFromSource = 0
@@ -142,6 +144,7 @@ public actor Engine {
     @discardableResult
     public func apply(_ action: Action, source: Source) -> ApplyResult {
         let result = transition(action, source: source)
+        settleSupply()
         settleHealth()
         afterTransitions()
         return result
@@ -226,6 +229,7 @@ public actor Engine {
         do {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
             try log.append(all)
+            if all.contains(where: \.changesSupply) { supplyStale = true }
             unsaved = []
             feedSignal.notify()
             if logFaultDetail != nil {

@@ -70,7 +70,7 @@ public enum ToneSynth {
     public static let release: Duration = .milliseconds(15)
 
     // Notes (equal temperament), named so the patterns read like a score.
-    static let e3 = 164.81, e4 = 329.63, c5 = 523.25, e5 = 659.26, g5 = 783.99
+    static let e3 = 164.81, e4 = 329.63, a4 = 440.0, c5 = 523.25, e5 = 659.26, g5 = 783.99
     static let a5 = 880.0, c6 = 1046.5, d6 = 1174.66, f6 = 1396.91
 
     /// The cadence of each alarm level: louder, faster and harsher as the night escalates.
@@ -116,6 +116,8 @@ public enum ToneSynth {
             return [.tone(d6, ms: 70, gain: 0.4)]
         case .alreadyRecorded:  // two equal mid beeps: heard, nothing changed
             return [.tone(g5, ms: 90, gain: 0.5), .silence(ms: 90), .tone(g5, ms: 90, gain: 0.5)]
+        case .successRefillDue:  // the success chime, a pause, then two soft low notes: "refill"
+            return pattern(for: .success) + [.silence(ms: 350), .tone(a4, ms: 180, gain: 0.45), .silence(ms: 120), .tone(a4, ms: 260, gain: 0.45)]
         case .alarm(let kind, let level):
             let style = style(for: level)
             let closing = isClosingAlert(kind)

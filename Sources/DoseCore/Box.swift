@@ -20,6 +20,8 @@ public enum Action: Sendable, Hashable {
     case stopAlarm
     case setTarget(minutes: Int, confirmed: Bool)
     case setFault(Fault, active: Bool)
+    /// The shell read the supply anew (after a dose, a refill or an adjustment).
+    case supplyChanged(SupplyStatus?)
     /// Time passing: alarms fall due, confirmations time out, sessions close.
     case tick
     /// The shell could not establish tonight's doses from the log (a damaged file, salvaged
@@ -94,6 +96,7 @@ public enum Acceptance: Sendable, Hashable {
     case targetSet(Int)
     case acknowledged
     case faultChanged
+    case supplyChanged
 
     public var message: String {
         switch self {
@@ -118,6 +121,7 @@ public enum Acceptance: Sendable, Hashable {
         case .targetSet(let m): "Target set to \(m) minutes."
         case .acknowledged: "OK."
         case .faultChanged: "Fault state updated."
+        case .supplyChanged: "Supply updated."
         }
     }
 
@@ -164,6 +168,7 @@ public enum Refusal: Sendable, Hashable {
     /// The same medication logged less than the guard (5 min) from this one.
     case duplicateMedication(name: String, at: Date)
     case invalidMedication(String)
+    case invalidSupply(String)
 
     public var code: String {
         switch self {
@@ -197,6 +202,7 @@ public enum Refusal: Sendable, Hashable {
         case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
         case .duplicateMedication: "409_DUPLICATE_MEDICATION"
         case .invalidMedication: "400_INVALID_MEDICATION"
+        case .invalidSupply: "400_INVALID_SUPPLY"
         }
     }
 
@@ -245,6 +251,7 @@ public enum Refusal: Sendable, Hashable {
         case .duplicateMedication(let name, let at):
             "\(name) was already logged at \(Refusal.clock(at, timeZone)), less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from this one. If it was really taken twice, log it with --confirm."
         case .invalidMedication(let detail): "Not logged: \(detail)."
+        case .invalidSupply(let detail): "Not logged: \(detail)."
         }
     }
 

@@ -13,6 +13,9 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var shownLED: LEDPattern?
     /// Tonight's doses could not be established from the log (see `Action.enterDoubt`).
     public internal(set) var doubt: Doubt?
+    /// The supply as the shell last read it (nil: not counted); a low one adds the refill
+    /// reminder to Dose 1.
+    public internal(set) var supply: SupplyStatus?
     /// The last press answered as a repeat of a dose, for the hold that may follow it.
     public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).

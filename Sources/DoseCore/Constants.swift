@@ -76,6 +76,15 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         /// An entry this far ahead of boxd's clock is still "now" (boxctl's clock may differ).
         public let futureToleranceS: Double
     }
+    /// The supply of XYWAV (SSOT 1.1 "Inventory Management"), counted in doses.
+    public struct Supply: Sendable, Hashable, Decodable {
+        /// Dose 1 and Dose 2: a night's use.
+        public let dosesPerNight: Int
+        /// The refill reminder is due at this many nights left or fewer.
+        public let refillReminderNights: Int
+        /// The most one refill or adjustment may change the count by.
+        public let maxChangeDoses: Int
+    }
     /// When the insights have enough nights to say anything (DoseTap Box's own: SSOT 2.4.3
     /// names the `insufficient_data` state, not its threshold).
     public struct Insights: Sendable, Hashable, Decodable {
@@ -120,6 +129,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let safety: Safety
     public let led: LED
     public let medication: Medication
+    public let supply: Supply
     public let insights: Insights
     public let planner: Planner
 

@@ -30,6 +30,11 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         /// A fault of the box raised or cleared (`FaultRecord`); eventType is its code. No session.
         case faultRaised = "fault_raised"
         case faultCleared = "fault_cleared"
+        /// The supply (`SupplyRecord`): a refill, a correction of the count, a refill
+        /// reminder given at Dose 1 (that one with the night's session). eventType is unset.
+        case refillLogged = "refill_logged"
+        case inventoryAdjustment = "inventory_adjustment"
+        case refillReminder = "refill_reminder"
     }
 
     /// The log's seq of this record (for an undo or a close: the seq given to that change).
@@ -61,11 +66,14 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     public var targetMinutes: Int?
     /// How hard an alarm rang (gentle, standard, critical).
     public var level: String?
+    /// For the supply's entries: the change in doses, and the count after it.
+    public var doses: Int?
+    public var remainingDoses: Int?
 
     public init(id: Int64, kind: Kind, at: String, sessionID: String?, sessionDate: String?, subject: String? = nil,
                 source: String? = nil, eventType: String? = nil, notes: String? = nil, isEarly: Bool? = nil,
                 isLate: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil, terminalState: String? = nil,
-                targetMinutes: Int? = nil, level: String? = nil) {
+                targetMinutes: Int? = nil, level: String? = nil, doses: Int? = nil, remainingDoses: Int? = nil) {
         self.id = id
         self.kind = kind
         self.at = at
@@ -82,6 +90,8 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         self.terminalState = terminalState
         self.targetMinutes = targetMinutes
         self.level = level
+        self.doses = doses
+        self.remainingDoses = remainingDoses
     }
 
     // camelCase here; the control protocol's coders put snake_case on the wire (session_id …).

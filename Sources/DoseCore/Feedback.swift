@@ -44,6 +44,9 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     // One-shot flashes laid over the steady pattern.
     public static let ack = LEDPattern(name: "ack", color: .white, segments: [60], repeats: false)
     public static let confirmation = LEDPattern(name: "confirmation", color: .green, segments: [1500], repeats: false)
+    /// Dose 1 taken and the supply is low: the confirmation, then three short blinks.
+    public static let confirmationRefillDue = LEDPattern(name: "confirmation_refill_due", color: .green,
+                                                         segments: [1500, 300, 120, 120, 120, 120, 120], repeats: false)
     public static let refused = LEDPattern(name: "refused", color: .red, segments: [300, 150, 300], repeats: false)
     public static let stop = LEDPattern(name: "stop", color: .red, segments: [1000, 200, 1000], repeats: false)
     public static let undone = LEDPattern(name: "undone", color: .white, segments: [200, 200, 200, 200, 200], repeats: false)
@@ -82,6 +85,8 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
     case status
     /// Two equal beeps: the press was heard and changed nothing, the dose is already recorded.
     case alreadyRecorded
+    /// Dose 1 taken and the supply is low: the success chime, then the refill motif.
+    case successRefillDue
     /// An alert of the plan, at its level.
     case alarm(AlertKind, AlarmLevel)
 
@@ -93,6 +98,7 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
         case .stop: "stop"
         case .status: "status"
         case .alreadyRecorded: "already_recorded"
+        case .successRefillDue: "success_refill_due"
         case .alarm(let kind, _): kind.rawValue
         }
     }

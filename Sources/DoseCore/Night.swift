@@ -55,7 +55,7 @@ public struct Night: Sendable, Hashable {
         case .notice(let n):
             guard n.sessionID == session?.id, n.kind != .alarmRang else { return }
             caregiverNotices.insert(Self.noticeKey(n.kind, dose1ID: n.dose1ID))
-        case .fault, .medication:
+        case .fault, .medication, .supply:
             break // the box's and the patient's record, not the night's
         }
     }

@@ -301,4 +301,6 @@ public enum LogRecord: Sendable, Hashable {
     case fault(FaultRecord)
     /// A medication taken (`MedicationLog`); the patient's record, not the night's state.
     case medication(MedicationRecord)
+    /// A refill, an adjustment of the count, or a refill reminder given (`Supply`).
+    case supply(SupplyRecord)
 }

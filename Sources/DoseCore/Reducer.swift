@@ -118,6 +118,9 @@ struct Run {
         case .setFault(let fault, let active):
             setFault(fault, active: active)
             return .accepted(.faultChanged)
+        case .supplyChanged(let supply):
+            state.supply = supply
+            return .accepted(.supplyChanged)
         case .persistFailed:
             setFault(.logUnwritable, active: true)
             feedback(.error, flash: nil)
@@ -184,7 +187,15 @@ struct Run {
         case .noDose1:
             if !confirmed, let tooSoon = tooSoonForNewDose1() { return refuse(tooSoon, sound: .stop, flash: .stop) }
             record(dose: .dose1)
-            feedback(.success, flash: .confirmation)
+            // The refill reminder: at Dose 1, once a night, while the supply is low; never
+            // during an alarm (none rings before Dose 1's window).
+            if let supply = state.supply, supply.refillDue, let s = night.session {
+                append(.supply(SupplyRecord(id: freshID(), kind: .refillReminder, at: now, sessionID: s.id, sessionDate: s.date,
+                                            doses: 0, remainingAfter: supply.remainingDoses - 1, source: ctx.source)))
+                feedback(.successRefillDue, flash: .confirmationRefillDue)
+            } else {
+                feedback(.success, flash: .confirmation)
+            }
             return .accepted(.recorded(.dose1))
         case .completed:
             return refuseCompleted()

@@ -23,6 +23,7 @@ public enum ExportFile: String, Sendable, CaseIterable {
     case morningCheckins = "morning_checkins"
     case analytics
     case medicationEvents = "medication_events"
+    case inventory
     // The box's own.
     case boxSessions = "box-sessions"
     case boxDoseEvents = "box-dose-events"
@@ -66,6 +67,10 @@ public enum ExportFile: String, Sendable, CaseIterable {
         case .analytics:
             ["Date", "Dose1Time", "Dose2Time", "Interval", "OnTime", "NaturalWake"]
         // SSOT 2.4.2's medication_events columns, exactly ("CSV export includes all new columns").
+        // SSOT 2.4.3 names inventory.csv ("medication tracking snapshots") without a header:
+        // schema v6's event columns, then the count's change and the count after it.
+        case .inventory:
+            ["id", "event_type", "timestamp", "session_date", "doses", "remaining_after", "notes"]
         case .medicationEvents:
             ["id", "session_id", "session_date", "medication_id", "dose_value", "dose_unit", "formulation", "taken_at_utc",
              "local_offset_minutes", "notes", "confirmed_duplicate", "created_at"]
@@ -214,6 +219,16 @@ extension NightLog {
                 out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
                 out.endRow()
             }
+
+        case .inventory:
+            // Refills and adjustments belong to no night: a date range keeps those made in it
+            // (their local date is not stored; the UTC date of the timestamp stands in).
+            let sql = """
+                SELECT id, event_type, timestamp, session_date, doses, remaining_after, notes FROM inventory_events
+                \(range.whereClause("COALESCE(session_date, substr(timestamp, 1, 10))"))
+                ORDER BY seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
 
         case .medicationEvents:
             let sql = """

@@ -73,43 +73,47 @@ extension NightLog {
     /// of its UNIQUE seq index), then the union is ordered by id and limited again: a read
     /// costs about `limit` rows per branch, however long the log.
     /// Columns: id, kind, at, session_id, session_date, subject, source, event_type, notes,
-    /// is_early, is_late, snooze_number, reason, terminal_state, target_minutes, level.
+    /// is_early, is_late, snooze_number, reason, terminal_state, target_minutes, level, doses, remaining_doses.
     static let feedSQL = """
         SELECT * FROM (
             SELECT seq AS id, '\(FeedEvent.Kind.nightStarted.rawValue)' AS kind, start_utc AS at, session_id, session_date,
                    NULL AS subject, NULL AS source, NULL AS event_type, NULL AS notes, NULL AS is_early, NULL AS is_late,
-                   NULL AS snooze_number, NULL AS reason, NULL AS terminal_state, target_minutes, NULL AS level
+                   NULL AS snooze_number, NULL AS reason, NULL AS terminal_state, target_minutes, NULL AS level, NULL AS doses, NULL AS remaining_doses
             FROM sleep_sessions WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, event_type, timestamp, session_id, session_date, id, source, NULL, NULL,
                    json_extract(metadata, '$.is_early'), json_extract(metadata, '$.is_late'),
-                   json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), NULL, NULL, NULL
+                   json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), NULL, NULL, NULL, NULL, NULL
             FROM dose_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT undone_seq, '\(FeedEvent.Kind.undo.rawValue)', undone_at, session_id, session_date, id, undone_source, event_type,
-                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM dose_events WHERE undone_seq > :after ORDER BY undone_seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, '\(FeedEvent.Kind.sleepEvent.rawValue)', timestamp, session_id, session_date, id, source, event_type, notes,
-                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM sleep_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, '\(FeedEvent.Kind.checkIn.rawValue)', timestamp, session_id, session_date, id, source, NULL, NULL,
-                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM morning_checkins WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT end_seq, '\(FeedEvent.Kind.nightClosed.rawValue)', end_utc, session_id, session_date, NULL, NULL, NULL, NULL,
-                   NULL, NULL, NULL, close_reason, terminal_state, NULL, NULL
+                   NULL, NULL, NULL, close_reason, terminal_state, NULL, NULL, NULL, NULL
             FROM sleep_sessions WHERE end_seq > :after ORDER BY end_seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, \(noticeKindSQL), timestamp, session_id, session_date, dose1_id, NULL,
                    CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN alert END, NULL,
-                   NULL, NULL, NULL, NULL, NULL, NULL, \(noticeLevelSQL)
+                   NULL, NULL, NULL, NULL, NULL, NULL, \(noticeLevelSQL), NULL, NULL
             FROM notices WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, CASE state WHEN 'raised' THEN '\(FeedEvent.Kind.faultRaised.rawValue)' ELSE '\(FeedEvent.Kind.faultCleared.rawValue)' END,
-                   timestamp, NULL, NULL, id, NULL, code, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   timestamp, NULL, NULL, id, NULL, code, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM fault_events WHERE seq > :after ORDER BY seq LIMIT :limit)
+        UNION ALL SELECT * FROM (
+            SELECT seq, event_type, timestamp, session_id, session_date, id, source, NULL, notes,
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, doses, remaining_after
+            FROM inventory_events WHERE seq > :after ORDER BY seq LIMIT :limit)
         ORDER BY id LIMIT :limit
         """
 
@@ -124,6 +128,7 @@ extension NightLog {
                          isEarly: try r.optionalBool("is_early"), isLate: try r.optionalBool("is_late"),
                          snoozeNumber: try r.optionalInt("snooze_number"), reason: try r.optionalText("reason"),
                          terminalState: try r.optionalText("terminal_state"), targetMinutes: try r.optionalInt("target_minutes"),
-                         level: try r.optionalText("level"))
+                         level: try r.optionalText("level"), doses: try r.optionalInt("doses"),
+                         remainingDoses: try r.optionalInt("remaining_doses"))
     }
 }

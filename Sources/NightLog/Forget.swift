@@ -90,6 +90,8 @@ extension NightLog {
         }
         counts.medications = try run("medication_events", "\(inIDs) OR (\(unlinked))", medArgs)
         counts.notices = try run("notices", inIDs, idArgs)
+        // A refill reminder goes with its night; refills and adjustments belong to none.
+        _ = try run("inventory_events", inIDs, idArgs)
         counts.checkIns = try run("morning_checkins", inIDs, idArgs)
         counts.sleepEvents = try run("sleep_events", inIDs, idArgs)
         counts.doseEvents = try run("dose_events", inIDs, idArgs)

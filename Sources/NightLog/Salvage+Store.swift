@@ -83,6 +83,7 @@ extension Salvage {
             case "notices": _ = try NightLog.noticeRecord(r, sessionID: try r.text("session_id"))
             case "fault_events": _ = try NightLog.faultRecord(r)
             case "medication_events": _ = try NightLog.medicationRecord(r)
+            case "inventory_events": _ = try NightLog.supplyRecord(r)
             default: break
             }
             return true

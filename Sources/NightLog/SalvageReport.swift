@@ -41,7 +41,7 @@ public struct SalvageReport: Sendable, Equatable {
 
     /// The tables salvaged, parents first (sessions before the events that reference them).
     public static let tableNames = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "notices", "fault_events",
-                                     "medication_events"]
+                                     "medication_events", "inventory_events"]
 
     public init(tables: [Table], walCommitsLost: Bool) {
         self.tables = tables

@@ -196,6 +196,30 @@ enum Schema {
                 );
                 """)
         }
+        // The supply (SSOT 1.1 "Inventory Management"): refill_logged, inventory_adjustment
+        // and refill_reminder, in the event feed under their seq. doses is the change (0 for
+        // a reminder), remaining_after the count after it. A reminder belongs to the night
+        // whose Dose 1 gave it.
+        migrator.registerMigration("v11-inventory-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE inventory_events (
+                    id               TEXT PRIMARY KEY NOT NULL,
+                    seq              INTEGER NOT NULL UNIQUE,
+                    event_type       TEXT NOT NULL CHECK (event_type IN (\(sqlList(SupplyRecord.Kind.allCases.map(\.rawValue))))),
+                    timestamp        TEXT NOT NULL,
+                    boot_id          TEXT NOT NULL,
+                    mono_ns          INTEGER NOT NULL,
+                    session_id       TEXT REFERENCES sleep_sessions(session_id),
+                    session_date     TEXT,
+                    doses            INTEGER NOT NULL,
+                    remaining_after  INTEGER NOT NULL CHECK (remaining_after >= 0 OR event_type = 'refill_reminder'),
+                    notes            TEXT,
+                    source           TEXT NOT NULL,
+                    created_at       TEXT NOT NULL DEFAULT \(now)
+                );
+                CREATE INDEX idx_inventory_events_session_id ON inventory_events(session_id);
+                """)
+        }
         return migrator
     }
 
@@ -205,7 +229,7 @@ enum Schema {
     /// written before it.
     static func backfillChangeSeqs(_ db: Database) throws {
         // notices exists from v7 on, fault_events from v8 (a salvage stores its rows before this runs).
-        let notices = try ["notices", "fault_events"].filter { try db.tableExists($0) }
+        let notices = try ["notices", "fault_events", "inventory_events"].filter { try db.tableExists($0) }
             .map { " UNION ALL SELECT max(seq) FROM \($0)" }.joined()
         try db.execute(sql: """
             CREATE TEMP TABLE change_seq_backfill (tbl TEXT NOT NULL, key TEXT NOT NULL, new_seq INTEGER NOT NULL,

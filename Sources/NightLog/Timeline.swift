@@ -57,6 +57,7 @@ extension NightLog {
                     ("morning_checkins", "timestamp", "boot_id", "mono_ns"),
                     ("notices", "timestamp", "boot_id", "mono_ns"),
                     ("fault_events", "timestamp", "boot_id", "mono_ns"),
+                    ("inventory_events", "timestamp", "boot_id", "mono_ns"),
                     ("sleep_sessions", "start_utc", "start_boot_id", "start_mono_ns"),
                     ("sleep_sessions", "end_utc", "end_boot_id", "end_mono_ns"),
                 ]

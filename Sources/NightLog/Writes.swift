@@ -39,6 +39,7 @@ extension NightLog {
         case .fault(let f): [f.id, f.code, f.at.boot]
         case .medication(let m): [m.id, m.sessionID ?? "", m.sessionDate, m.medicationID, m.doseUnit, m.formulation, m.notes ?? "",
                                   m.source.description]
+        case .supply(let x): [x.id, x.kind.rawValue, x.at.boot, x.sessionID ?? "", x.sessionDate ?? "", x.notes ?? "", x.source.description]
         }
     }
 
@@ -55,6 +56,7 @@ extension NightLog {
                 UNION ALL SELECT MAX(seq) FROM morning_checkins
                 UNION ALL SELECT MAX(seq) FROM notices
                 UNION ALL SELECT MAX(seq) FROM fault_events
+                UNION ALL SELECT MAX(seq) FROM inventory_events
                 UNION ALL SELECT MAX(value) FROM seq_floor)
             """)
         return (max ?? 0) + 1
@@ -133,6 +135,14 @@ extension NightLog {
             try db.cachedStatement(sql: """
                 INSERT INTO fault_events (id, seq, code, state, timestamp, boot_id, mono_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [f.id, seq, f.code, f.raised ? "raised" : "cleared", f.at.wall.iso8601, f.at.boot, f.at.monoNanos])
+
+        case .supply(let x):
+            try db.cachedStatement(sql: """
+                INSERT INTO inventory_events (id, seq, event_type, timestamp, boot_id, mono_ns, session_id, session_date, doses,
+                                              remaining_after, notes, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [x.id, seq, x.kind.rawValue, x.at.wall.iso8601, x.at.boot, x.at.monoNanos, x.sessionID,
+                                         x.sessionDate, x.doses, x.remainingAfter, x.notes, x.source.description])
 
         case .medication(let m):
             try db.cachedStatement(sql: """

@@ -207,6 +207,52 @@ import TestSupport
         #expect(try rig.boxctl(["forget", "2026-02-30"]).exit == 2)
     }
 
+    /// The supply through boxctl and the real boxd: a refill, two nights that use four doses,
+    /// then the refill reminder at the next Dose 1 (its own chime and LED, in status and in
+    /// the feed), a correction, and a refill that resolves it.
+    @Test func theRefillReminderComesAtDose1UntilARefill() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        #expect(try rig.boxctl(["supply"]).out.contains("The supply is not counted yet"))
+        let refill = try rig.boxctl(["supply", "refill", "--doses", "18", "--note", "pharmacy"])
+        #expect(refill.exit == 0 && refill.out.contains("Refill logged: +18 doses. Supply: 18 doses (9 nights)."), "\(refill.out)\(refill.err)")
+        func night() throws -> String {
+            _ = try rig.boxctl(["sim", "sounds", "--clear"])
+            _ = try rig.boxctl(["sim", "press", "dose"])
+            let afterDose1 = try rig.boxctl(["sim", "sounds"]).out
+            _ = try rig.boxctl(["sim", "advance", "165m"])
+            _ = try rig.boxctl(["sim", "press", "dose"])
+            _ = try rig.boxctl(["sim", "advance", "1275m"])
+            return afterDose1
+        }
+        // 18 and 16 doses at the first two Dose 1s: 9 and 8 nights, no reminder.
+        for _ in 0..<2 { #expect(!(try night()).contains("refill"), "no reminder above 7 nights") }
+        // 14 doses (7 nights) at the third: the reminder.
+        let third = try night()
+        #expect(third.contains("success_refill_due"), "\(third)")
+        let status = try rig.boxctl(["status"]).out
+        #expect(status.contains("Supply: 12 doses (6 nights); refill due: log it with boxctl supply refill"), "\(status)")
+        // Bad input: exit 2, nothing sent.
+        #expect(try rig.boxctl(["supply", "adjust", "--doses", "0"]).exit == 2)
+        #expect(try rig.boxctl(["supply", "refill", "--doses", "-4"]).exit == 2)
+        // A correction that would go below zero is refused by boxd (exit 3).
+        #expect(try rig.boxctl(["supply", "adjust", "--doses", "-13"]).exit == 3)
+        let spilled = try rig.boxctl(["supply", "adjust", "--doses", "-2", "--note", "spilled"])
+        #expect(spilled.out.contains("Supply corrected by -2 doses. Supply: 10 doses (5 nights); refill due"), "\(spilled.out)\(spilled.err)")
+        #expect(try rig.boxctl(["supply", "refill", "--doses", "60"]).exit == 0)
+        // Resolved: the next Dose 1 is the plain chime again.
+        #expect(!(try night()).contains("refill"))
+        #expect(try rig.boxctl(["status"]).out.contains("Supply: 68 doses (34 nights)"))
+        let show = try rig.boxctl(["supply"]).out
+        #expect(show.contains("refill_reminder") && show.contains("inventory_adjustment") && show.contains("-2, 10 left  spilled"), "\(show)")
+        let out = rig.dir.appendingPathComponent("export")
+        #expect(try rig.boxctl(["export", "--out", out.path]).exit == 0)
+        let csv = try String(contentsOf: out.appendingPathComponent("inventory.csv"), encoding: .utf8)
+        #expect(csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",")[1] }
+                == ["event_type", "refill_logged", "refill_reminder", "inventory_adjustment", "refill_logged"], "\(csv)")
+    }
+
     /// The report, the way a clinician meets it: written by boxctl from a month pressed on
     /// the real boxd, opened in Debian's Chromium (headless). The DOM Chromium built must hold
     /// the charts' elements and the figures; the screenshot and the printout must exist.

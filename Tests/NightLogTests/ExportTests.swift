@@ -20,7 +20,7 @@ import Testing
             let log = try Self.filled(dir)
             let first = try log.export(to: dir.appendingPathComponent("one"))
             let second = try log.export(to: dir.appendingPathComponent("two"))
-            #expect(first.map(\.lastPathComponent) == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv",
+            #expect(first.map(\.lastPathComponent) == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv", "inventory.csv",
                                                         "box-sessions.csv", "box-dose-events.csv", "box-sleep-events.csv", "box-morning-checkins.csv"])
             let texts = try log.csvTexts()
             for (a, b) in zip(first, second) {
@@ -115,7 +115,7 @@ import Testing
                 #expect(try log.csv(file) == header + "\r\n")
             }
             #expect(ExportFile.allCases.filter { !$0.fileName.hasPrefix("box-") }.map(\.fileName)
-                    == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv"])
+                    == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv", "inventory.csv"])
         }
     }
 

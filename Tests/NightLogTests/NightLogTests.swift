@@ -101,6 +101,7 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .notice(let n): "notice:\(n.id)"
         case .fault(let f): "fault:\(f.id)"
         case .medication(let m): "medication:\(m.id)"
+        case .supply(let x): "supply:\(x.id)"
         }
     }
 }

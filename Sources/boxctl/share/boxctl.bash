@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med insights plan report export forget prune watch config target doctor test sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune watch config target doctor test sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -471,6 +471,98 @@ _boxctl_med_list() {
     # Offer option value completions
     case "${prev}" in
     '--days')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_supply() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __boxctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    show|refill|adjust)
+        # Offer subcommand argument completions
+        "_boxctl_supply_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'show refill adjust' -- "${cur}"))
+        ;;
+    esac
+}
+
+_boxctl_supply_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--last --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--last')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_supply_refill() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--doses --note --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--doses')
+        return
+        ;;
+    '--note')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_supply_adjust() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--doses --note --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--doses')
+        return
+        ;;
+    '--note')
         return
         ;;
     '--socket')

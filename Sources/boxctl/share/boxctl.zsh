@@ -59,6 +59,7 @@ _boxctl() {
             'checkin:The morning check-in (quick mode). It closes the night.'
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
             'med:The medication log: Adderall IR and XR beside XYWAV.'
+            'supply:The supply of XYWAV in doses: what is left, refills, corrections.'
             'insights:On-time %, Dose 1 to Dose 2 intervals, natural wakes and night wakings over the last nights.'
             'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
             'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
@@ -77,7 +78,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -301,6 +302,79 @@ _boxctl_med_list() {
     local -i ret=1
     local -ar arg_specs=(
         '--days[How many nights back, tonight included.]:days:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_supply() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'show:The count and the latest refills, corrections and reminders.'
+            'refill:Log a refill: the doses it adds.'
+            'adjust:Correct the count: doses up or down (-2 for two spilled).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        show|refill|adjust)
+            "_boxctl_supply_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_boxctl_supply_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--last[How many of the latest entries.]:last:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_supply_refill() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--doses[Doses added (1 to 1000).]:doses:'
+        '--note[A note.]:note:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_supply_adjust() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--doses[The correction, e.g. -2 or 4.]:doses:'
+        '--note[Why.]:note:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
