@@ -167,10 +167,17 @@ extension NightLog {
         String(cString: strerror(code)).lowercased()
     }
 
-    /// One file's CSV text, without touching the disk.
-    public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> String {
+    /// One file's CSV text, without touching the disk. `withoutNotes` leaves the notes column
+    /// of events.csv and inventory.csv empty: what a person typed stays out of a support bundle.
+    public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc,
+                    withoutNotes: Bool = false) throws(NightLogError) -> String {
         let range = try ExportRange(from: from, to: to)
-        return try guarded { try db.read { db in try Self.render(file, range: range, zone: zone, db: db) } }
+        return try guarded { try db.read { db in try Self.render(file, range: range, zone: zone, withoutNotes: withoutNotes, db: db) } }
+    }
+
+    /// The migrations this log has run, in order (for a support bundle's metadata).
+    public func appliedMigrations() throws(NightLogError) -> [String] {
+        try guarded { try db.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") } }
     }
 
     /// Every file's CSV text from one read transaction (so they agree with each other).
@@ -187,7 +194,8 @@ extension NightLog {
         }
     }
 
-    private static func render(_ file: ExportFile, range: ExportRange, zone: TimeZone, db: Database) throws -> String {
+    private static func render(_ file: ExportFile, range: ExportRange, zone: TimeZone, withoutNotes: Bool = false, db: Database) throws -> String {
+        let notes = withoutNotes ? "NULL" : "notes"
         var out = CSVWriter(columns: file.columns, freeText: file.freeTextColumns)
         switch file {
         case .sessions, .boxSessions:
@@ -224,7 +232,7 @@ extension NightLog {
             // Refills and adjustments belong to no night: a date range keeps those made in it
             // (their local date is not stored; the UTC date of the timestamp stands in).
             let sql = """
-                SELECT id, event_type, timestamp, session_date, doses, remaining_after, notes FROM inventory_events
+                SELECT id, event_type, timestamp, session_date, doses, remaining_after, \(notes) FROM inventory_events
                 \(range.whereClause("COALESCE(session_date, substr(timestamp, 1, 10))"))
                 ORDER BY seq
                 """
@@ -243,7 +251,7 @@ extension NightLog {
         case .events:
             // Doses (not undone) and sleep events in one timeline; seq orders equal timestamps.
             let sql = """
-                SELECT id, event_type, timestamp, session_date, metadata, color_hex, notes FROM (
+                SELECT id, event_type, timestamp, session_date, metadata, color_hex, \(notes) FROM (
                     SELECT id, event_type, timestamp, session_date, metadata, NULL AS color_hex, NULL AS notes, seq
                     FROM dose_events WHERE undone_at IS NULL
                     UNION ALL

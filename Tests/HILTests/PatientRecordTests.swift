@@ -253,6 +253,54 @@ import TestSupport
                 == ["event_type", "refill_logged", "refill_reminder", "inventory_adjustment", "refill_logged"], "\(csv)")
     }
 
+    /// The support bundle through boxctl and the real boxd: what a person typed stays out,
+    /// the journal (a stand-in journalctl here: no systemd on the test machine) is redacted,
+    /// nothing is packed before the review, and --pack packs only the bundle's files.
+    @Test func theSupportBundleIsRedactedAndPackedOnlyAfterReview() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        _ = try rig.boxctl(["log", "bathroom", "--note", "call nurse@example.org"])
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        _ = try rig.boxctl(["supply", "refill", "--doses", "30", "--note", "pharmacy on Elm St"])
+        _ = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10"])
+        let fake = rig.dir.appendingPathComponent("fakebin")
+        try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+        let journalctl = fake.appendingPathComponent("journalctl")
+        try """
+            #!/bin/sh
+            echo "journalctl $*"
+            echo "2026-11-21T22:00:01+0000 $(hostname) boxd[812]: caregiver link DOWN: 10.0.0.7:8883 refused, password=hunter2"
+            """.write(to: journalctl, atomically: true, encoding: .utf8)
+        chmod(journalctl.path, 0o755)
+        func bundle(_ args: [String]) throws -> ChildProcess {
+            try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["PATH=\(fake.path):/usr/bin:/bin", BoxRig.boxctl.path, "support-bundle"] + args
+                                    + ["--socket", rig.socket, "--state-dir", rig.dir.path])
+        }
+        let out = rig.dir.appendingPathComponent("bundle")
+        let r = try bundle(["--out", out.path])
+        #expect(r.exit == 0, "\(r.err)")
+        #expect(r.out.contains("debug_log.txt (") && r.out.contains("redacted: ") && r.out.contains("Nothing has been sent."), "\(r.out)")
+        #expect(!FileManager.default.fileExists(atPath: out.path + ".tar.gz"), "nothing packed before the review")
+        func file(_ name: String) throws -> String { try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8) }
+        let events = try file("events.csv"), inventory = try file("inventory.csv"), meta = try file("app_metadata.json"), log = try file("debug_log.txt")
+        #expect(events.contains(",dose1,") && events.contains(",bathroom,") && !events.contains("nurse"), "\(events)")
+        #expect(inventory.contains(",refill_logged,") && !inventory.contains("Elm"), "\(inventory)")
+        #expect(log.contains("journalctl -u boxd -n 500 -o short-iso --no-pager"), "\(log)")
+        #expect(log.contains("<ip>:8883") && log.contains("password=<secret>") && log.contains("<host>") && !log.contains("hunter2"), "\(log)")
+        #expect(meta.contains("\"box_version\"") && meta.contains("\"utc_offset_minutes\" : -300") && !meta.contains("adderall"), "\(meta)")
+        #expect(!(try file("manifest.txt")).isEmpty)
+        // A second run does not overwrite the reviewed files without --force.
+        #expect(try bundle(["--out", out.path]).exit == 7)
+        let packed = try bundle(["--out", out.path, "--pack"])
+        #expect(packed.exit == 0, "\(packed.err)")
+        let list = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/tar"), ["-tzf", out.path + ".tar.gz"])
+        #expect(list.out.split(separator: "\n").map(String.init).sorted()
+                == ["bundle/app_metadata.json", "bundle/debug_log.txt", "bundle/events.csv", "bundle/inventory.csv", "bundle/manifest.txt"])
+        #expect(try bundle(["--out", rig.dir.appendingPathComponent("fakebin").path, "--pack"]).exit == 7, "only a bundle is packed")
+    }
+
     /// The report, the way a clinician meets it: written by boxctl from a month pressed on
     /// the real boxd, opened in Debian's Chromium (headless). The DOM Chromium built must hold
     /// the charts' elements and the figures; the screenshot and the printout must exist.

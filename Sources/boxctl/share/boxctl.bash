@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune watch config target doctor test sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune support-bundle watch config target doctor test sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -692,6 +692,33 @@ _boxctl_prune() {
     # Offer option value completions
     case "${prev}" in
     '--before')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_support-bundle() {
+    repeating_flags=()
+    non_repeating_flags=(--pack --force --json -h --help)
+    repeating_options=()
+    non_repeating_options=(--out --days --journal-lines --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--out')
+        return
+        ;;
+    '--days')
+        return
+        ;;
+    '--journal-lines')
         return
         ;;
     '--socket')

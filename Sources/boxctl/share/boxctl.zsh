@@ -66,6 +66,7 @@ _boxctl() {
             'export:Write the night log as CSV files: the seeds'\'' (events, sessions, sleep events, check-ins, analytics) and the box'\''s own (box-*.csv).'
             'forget:Delete one night'\''s records (doses, sleep events, check-in, medications). Needs --confirm.'
             'prune:Delete every night before a date. Needs --confirm.'
+            'support-bundle:Gather what support needs, with personal details taken out, for you to review before sending.'
             'watch:Follow the night live: a line per event as boxd records it (Ctrl-C stops).'
             'config:The active configuration.'
             'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
@@ -78,7 +79,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -465,6 +466,24 @@ _boxctl_prune() {
     local -ar arg_specs=(
         '--before[Keep this night and every later one, YYYY-MM-DD.]:before:'
         '--confirm[Delete them.]'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_support-bundle() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--out[The directory to write the bundle into (and, with --pack, the one to pack).]:out:'
+        '--days[How many nights of events.]:days:'
+        '--journal-lines[How many of boxd'\''s latest journal lines.]:journal-lines:'
+        '--pack[Pack the reviewed directory into DIR.tar.gz.]'
+        '--force[Replace --out if it exists.]'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
