@@ -27,6 +27,9 @@ public enum BridgeMessages {
         o["terminal_state"] = e.terminalState
         o["target_minutes"] = e.targetMinutes
         o["level"] = e.level
+        // The supply's entries (refill_reminder above all): the change and the doses left.
+        o["doses"] = e.doses
+        o["remaining_doses"] = e.remainingDoses
         // A fault raised says what to do about it, in the box's own words.
         if e.kind == .faultRaised, let fault = e.eventType.flatMap(Fault.init(code:)) { o["advice"] = fault.advice }
         return json(o)

@@ -59,6 +59,15 @@ import Testing
         #expect(BridgeMessages.eventTypes.contains(m["event_type"] as? String ?? ""), "Home Assistant drops a type it was not told of")
     }
 
+    /// The refill reminder reaches a caregiver's phone with the doses left, and its night.
+    @Test func aRefillReminderCarriesTheDosesLeft() throws {
+        let e = FeedEvent(id: 7, kind: .refillReminder, at: "2026-11-21T22:00:00.000Z", sessionID: "s1", sessionDate: "2026-11-21",
+                          subject: "r1", source: "button:dose", doses: 0, remainingDoses: 13)
+        let m = try Self.object(BridgeMessages.event(e, boxID: "bedroom"))
+        #expect(m["event_type"] as? String == "refill_reminder" && m["remaining_doses"] as? Int == 13 && m["session_date"] as? String == "2026-11-21")
+        #expect(BridgeMessages.eventTypes.contains("refill_reminder"))
+    }
+
     /// debian/changelog names the version the packages carry; what the bridge tells Home Assistant must be it.
     @Test func theVersionIsDebianChangelogs() throws {
         let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../debian/changelog")
