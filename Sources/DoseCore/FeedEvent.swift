@@ -97,6 +97,7 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     // camelCase here; the control protocol's coders put snake_case on the wire (session_id …).
     enum CodingKeys: String, CodingKey {
         case id, kind, at, subject, source, eventType, notes, isEarly, isLate, snoozeNumber, reason, terminalState, targetMinutes, level
+        case doses, remainingDoses
         case sessionID = "sessionId"
         case sessionDate
     }

@@ -9,7 +9,7 @@ import Foundation
 struct Forget: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget", abstract: "Delete one night's records (doses, sleep events, check-in, medications). Needs --confirm.",
-        discussion: "Without --confirm, says what would be deleted (exit 3). The box's latest night, and a night with a dose less than \(DoseConstants.number(DoseConstants.box.safety.newDose1AfterLastDoseMin)) minutes ago, are always kept.")
+        discussion: Forget.whatStays)
     @Argument(help: "The night's date, YYYY-MM-DD.") var night: String
     @Flag(help: "Delete it.") var confirm = false
     @OptionGroup var connection: Connection
@@ -19,12 +19,15 @@ struct Forget: ParsableCommand {
     }
 
     func run() throws { try connection.run(.forget(from: night, to: night, confirm: confirm)) }
+
+    /// The help both commands give: the confirmation, and what boxd never deletes.
+    static let whatStays = "Without --confirm, says what would be deleted (exit 3). The box's latest night, and a night with a dose less than \(DoseConstants.number(DoseConstants.box.safety.newDose1AfterLastDoseMin)) minutes ago, are always kept."
 }
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune", abstract: "Delete every night before a date. Needs --confirm.",
-        discussion: "Without --confirm, says what would be deleted (exit 3). The box's latest night, and a night with a dose less than \(DoseConstants.number(DoseConstants.box.safety.newDose1AfterLastDoseMin)) minutes ago, are always kept.")
+        discussion: Forget.whatStays)
     @Option(help: "Keep this night and every later one, YYYY-MM-DD.") var before: String
     @Flag(help: "Delete them.") var confirm = false
     @OptionGroup var connection: Connection

@@ -2,7 +2,7 @@ import BoxHardware
 import DoseCore
 import Testing
 
-let namedSounds: [Sound] = [.success, .warning, .error, .stop, .status]
+let namedSounds: [Sound] = [.success, .warning, .error, .stop, .status, .alreadyRecorded, .successRefillDue]
 let alarmSounds: [Sound] = AlertKind.allCases.flatMap { kind in AlarmLevel.allCases.map { Sound.alarm(kind, $0) } }
 let allSounds = namedSounds + alarmSounds
 
@@ -126,6 +126,8 @@ struct ToneSynthTests {
         let error = tones(.error)
         #expect(error.allSatisfy { $0.waveform == .square && $0.duration <= .milliseconds(150) })
         #expect(ToneSynth.duration(of: ToneSynth.pattern(for: .status)) <= .milliseconds(100))
+        // The refill reminder's Dose 1 starts as the plain chime, so the dose is heard as taken.
+        #expect(ToneSynth.pattern(for: .successRefillDue).starts(with: ToneSynth.pattern(for: .success)))
         // Every named sound differs from every other.
         #expect(Set(namedSounds.map { ToneSynth.pattern(for: $0) }).count == namedSounds.count)
     }

@@ -237,6 +237,29 @@ import Glibc
         }
     }
 
+    /// The refill reminder reaches the caregiver's phone through a real broker: a supply of
+    /// 14 doses (7 nights), then Dose 1 on the button.
+    @Test func theRefillReminderIsAnEventWithTheDosesLeft() throws {
+        try Self.withLinkedBox { _, rig, sub, _ throws in
+            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+            #expect(try rig.boxctl(["supply", "refill", "--doses", "14"]).exit == 0)
+            #expect(try rig.boxctl(["sim", "press", "dose"]).exit == 0)
+            // Every message until the reminder (the state's and discovery's included).
+            var got: [(topic: String, json: [String: Any])] = []
+            let deadline = Date(timeIntervalSinceNow: 15)
+            while let m = sub.next(within: max(0.1, deadline.timeIntervalSinceNow)) {
+                got.append((m.topic, (try? JSONSerialization.jsonObject(with: Data(m.payload.utf8))) as? [String: Any] ?? [:]))
+                if m.topic == Self.eventTopic, got.last?.json["event_type"] as? String == "refill_reminder" { break }
+            }
+            got = got.filter { $0.topic == Self.eventTopic }
+            let reminder = got.last?.json ?? [:]
+            #expect(reminder["remaining_doses"] as? Int == 13 && reminder["session_date"] as? String == "2026-11-21", "\(got)")
+            #expect(Self.events(got).map(\.kind) == ["refill_logged", "night_started", "dose1", "refill_reminder"], "\(got)")
+            let refill = got.first { $0.json["event_type"] as? String == "refill_logged" }?.json ?? [:]
+            #expect(refill["doses"] as? Int == 14 && refill["remaining_doses"] as? Int == 14, "\(refill)")
+        }
+    }
+
     /// The broker stopped for two simulated hours mid-night, then the bridge killed -9 with
     /// events made while it was dead: every event reaches a subscriber, in order, none twice.
     @Test func aBrokerOutageAndAKilledBridgeLoseNothingAndDoubleNothing() throws {
