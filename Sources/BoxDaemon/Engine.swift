@@ -120,6 +120,8 @@ public actor Engine {
     public func start(doubtSince: Date? = nil) {
         if log?.fault != nil { transition(.setFault(.logRecovered, active: true), source: .system) }
         settleHealth()
+        // The count before the first press: a low supply's reminder is due at the first Dose 1.
+        settleSupply()
         transition(.tick, source: .system)
         if let doubtSince { transition(.enterDoubt(since: doubtSince), source: .system) }
         afterTransitions()

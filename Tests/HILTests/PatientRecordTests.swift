@@ -244,13 +244,21 @@ import TestSupport
         // Resolved: the next Dose 1 is the plain chime again.
         #expect(!(try night()).contains("refill"))
         #expect(try rig.boxctl(["status"]).out.contains("Supply: 68 doses (34 nights)"))
+        // After a restart the count is read before anything else: the first Dose 1, here from
+        // boxctl (silent in the bedroom), is reminded too, in the log and the feed.
+        #expect(try rig.boxctl(["supply", "adjust", "--doses", "-60"]).exit == 0)
+        #expect(rig.terminate() == 0)
+        try rig.launch()
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        #expect(try rig.boxctl(["supply", "--last", "20"]).out.components(separatedBy: "refill_reminder").count - 1 == 2)
         let show = try rig.boxctl(["supply"]).out
         #expect(show.contains("refill_reminder") && show.contains("inventory_adjustment") && show.contains("-2, 10 left  spilled"), "\(show)")
         let out = rig.dir.appendingPathComponent("export")
         #expect(try rig.boxctl(["export", "--out", out.path]).exit == 0)
         let csv = try String(contentsOf: out.appendingPathComponent("inventory.csv"), encoding: .utf8)
         #expect(csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",")[1] }
-                == ["event_type", "refill_logged", "refill_reminder", "inventory_adjustment", "refill_logged"], "\(csv)")
+                == ["event_type", "refill_logged", "refill_reminder", "inventory_adjustment", "refill_logged", "inventory_adjustment",
+                    "refill_reminder"], "\(csv)")
     }
 
     /// The support bundle through boxctl and the real boxd: what a person typed stays out,
