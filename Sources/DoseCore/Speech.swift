@@ -1,0 +1,112 @@
+import Foundation
+
+/// What the box says (#15, SSOT 2.4.3 "Accessibility": VoiceOver announcements at window
+/// open, −30, −15, −5, −1 and close; state changes such as "Dose 1 taken at 10:30 PM";
+/// warnings such as "Dose window closing in 5 minutes"). Every sentence is made here, from
+/// the state and the time, so they can be read and tested as strings. Not yet spoken: the
+/// synthesis (espeak-ng) and its place in the sound queue are the next step.
+public enum Speech {
+    /// How times of day are said: "10:02 PM" or "22:02".
+    public enum ClockStyle: String, Sendable, Hashable, CaseIterable {
+        case twelveHour = "12h"
+        case twentyFourHour = "24h"
+    }
+
+    /// A time of day as it is said, in the patient's zone.
+    public static func time(_ date: Date, in zone: TimeZone, _ style: ClockStyle) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: date)
+        let h = c.hour ?? 0, m = c.minute ?? 0
+        switch style {
+        case .twentyFourHour: return String(format: "%02d:%02d", h, m)
+        case .twelveHour: return String(format: "%d:%02d %@", h % 12 == 0 ? 12 : h % 12, m, h < 12 ? "AM" : "PM")
+        }
+    }
+
+    /// A duration as it is said, in whole minutes rounded down: "1 hour 12 minutes",
+    /// "41 minutes", "1 minute", "less than a minute".
+    public static func duration(_ d: Duration) -> String {
+        let minutes = Int(max(0, d.seconds) / 60)
+        guard minutes > 0 else { return "less than a minute" }
+        let h = minutes / 60, m = minutes % 60
+        func unit(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        if h == 0 { return unit(m, "minute") }
+        return m == 0 ? unit(h, "hour") : "\(unit(h, "hour")) \(unit(m, "minute"))"
+    }
+
+    /// The status a hold speaks when no alarm rings and there is nothing to undo.
+    public static func status(_ state: BoxState, at now: Moment, style: ClockStyle) -> String {
+        let zone = state.settings.timeZone
+        let night = state.night
+        func at(_ m: Moment) -> String { time(now.wall.addingTimeInterval(-now.elapsed(since: m).seconds), in: zone, style) }
+        if state.doubt != nil { return "I could not read tonight's record. If you took a dose tonight, do not take more." }
+        switch state.phase(at: now) {
+        case .noDose1:
+            return "No dose yet tonight. Press once to take Dose 1."
+        case .completed:
+            if let d2 = night.dose2 { return "Dose 2 taken at \(at(d2.at)). Good night." }
+            if night.skip != nil { return "Dose 2 skipped tonight. Good night." }
+            return "Tonight is done. Good night."
+        case .finalizing:
+            return "Good morning. Check in when you are ready."
+        case .beforeWindow, .active, .nearClose, .closed:
+            guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return "No dose yet tonight." }
+            let window = state.settings.window
+            let opens = now.wall.addingTimeInterval((window.opensAfter - elapsed).seconds)
+            let first = "Dose 1 at \(at(d1.at))."
+            switch state.phase(at: now) {
+            case .beforeWindow:
+                return "\(first) Dose 2 from \(time(opens, in: zone, style)), in \(duration(window.opensAfter - elapsed))."
+            case .closed:
+                return "\(first) The Dose 2 window has closed. Do not take Dose 2 without confirming."
+            default:
+                return "\(first) Window open. Take Dose 2 now; \(duration(window.remaining(elapsed: elapsed))) left."
+            }
+        }
+    }
+
+    /// A dose just recorded, said after its chime.
+    public static func recorded(_ type: DoseEventType, at date: Date, in zone: TimeZone, style: ClockStyle) -> String {
+        let t = time(date, in: zone, style)
+        switch type {
+        case .dose1: return "Dose 1 taken at \(t)."
+        case .dose2: return "Dose 2 taken at \(t). Good night."
+        case .extraDose: return "Extra dose recorded at \(t). Do not take more tonight."
+        case .dose2Skipped: return "Dose 2 skipped. Good night."
+        case .snooze: return "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
+        }
+    }
+
+    /// The window's milestones (SSOT 2.4.3: "window open, −30m, −15m, −5m, −1m, close"),
+    /// by the minutes left when they fall due; nil for a moment that is none of them.
+    public static func milestone(minutesLeft: Double, rules: DoseConstants = .box) -> String? {
+        let open = rules.window.closeMin - rules.window.openMin
+        if minutesLeft == open { return "Dose window open. Take Dose 2 now." }
+        if minutesLeft == 0 { return "Dose window closed." }
+        guard rules.alerts.remainingWarningsBeforeCloseMin.contains(minutesLeft) else { return nil }
+        let m = Int(minutesLeft)
+        return "Dose window closing in \(m) minute\(m == 1 ? "" : "s")."
+    }
+
+    /// A refusal as it is said: the seed's text, with the command line's hints in words for a
+    /// hand on the button.
+    public static func refusal(_ r: Refusal, in zone: TimeZone) -> String {
+        let hold = "hold the button for \(DoseConstants.number(Double(DoseConstants.box.gestures.confirmHoldMs) / 1000)) seconds"
+        return r.message(timeZone: zone)
+            .replacingOccurrences(of: " (--confirm)", with: "; \(hold) to confirm")
+            .replacingOccurrences(of: "add --confirm", with: hold)
+            .replacingOccurrences(of: "with --confirm", with: "by confirming")
+            .replacingOccurrences(of: "; confirm by confirming", with: "; \(hold) to confirm")
+    }
+
+    /// A fault, said in the words of the room (not for the speaker's own fault: it cannot
+    /// be heard, so the LED and the feed carry that one).
+    public static func fault(_ f: Fault) -> String? {
+        switch f {
+        case .audioUnavailable, .buttonsSimulated, .clockUnsynced: nil
+        case .gpioUnavailable: "Sound is working, but the button is not. Check the cable."
+        case .buttonStuck(let name): "The \(name) button seems stuck down. Check it."
+        case .logUnwritable: "Doses cannot be saved. Check the memory card."
+        case .logRecovered: "The record was damaged and has been repaired. Tell support."
+        }
+    }
+}
