@@ -47,6 +47,7 @@ let package = Package(
         .target(name: "CBoxSys"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Real backends.
         .target(name: "BoxALSA", dependencies: ["CALSA", "BoxHardware", "DoseCore"]),
         .target(name: "BoxGPIO", dependencies: ["CGPIOD", "BoxHardware", "DoseCore"]),
@@ -57,6 +58,8 @@ let package = Package(
         .target(name: "CaregiverBridge", dependencies: ["BoxControl", "DoseCore"]),
         // The sleep specialist's report: one HTML page with inline SVG charts (pure: nights in, text out).
         .target(name: "ClinicianReport", dependencies: ["DoseCore", .product(name: "Plot", package: "Plot")]),
+        // The voice (#15, begun): espeak-ng synthesis to PCM. Not linked into boxd yet.
+        .target(name: "BoxVoice", dependencies: ["CEspeak"]),
         // The support bundle's redaction and review manifest (pure text in, text out).
         .target(name: "SupportBundle"),
         // The control socket's protocol, shared by boxd and boxctl.
@@ -92,6 +95,7 @@ let package = Package(
 
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "TestSupport"], swiftSettings: optimized),
         .testTarget(name: "SupportBundleTests", dependencies: ["SupportBundle"]),
+        .testTarget(name: "BoxVoiceTests", dependencies: ["BoxVoice", "DoseCore"]),
         .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"],
                     // Read through #filePath: a log written by an older build (see its script).
                     exclude: ["Fixtures"]),

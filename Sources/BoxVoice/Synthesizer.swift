@@ -1,0 +1,88 @@
+import CEspeak
+import Foundation
+
+/// Speech synthesised on the box with espeak-ng (#15): no network, no cloud voice. Text in,
+/// 16-bit mono PCM out, for the same ALSA player as the tones (one device, one volume, one
+/// fault path). espeak-ng keeps global state and is not thread-safe: one lock serialises
+/// every call, and the library is initialised once.
+public final class Synthesizer: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public static let shared = Synthesizer()
+    private let lock = NSLock()
+    private var sampleRate: Int32 = 0
+
+    private init() {}
+
+    /// Collects what espeak-ng hands the callback; passed through the events' user_data.
+    private final class Collector {
+        var samples: [Int16] = []
+    }
+
+    /// The samples of `text` in `voice` (an espeak-ng voice name: "en", "en-us", "de"…), at
+    /// `sampleRate` Hz (espeak-ng's own, 22050).
+    public func synthesize(_ text: String, voice: String = "en") throws(Failure) -> (samples: [Int16], sampleRate: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        try initialise()
+        try setVoice(voice)
+        let collector = Collector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        let bytes = Array(text.utf8CString)
+        let result = bytes.withUnsafeBufferPointer { buf in
+            espeak_Synth(buf.baseAddress, buf.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+        }
+        guard result == EE_OK else { throw Failure(description: "espeak-ng could not speak (error \(result.rawValue))") }
+        guard espeak_Synchronize() == EE_OK else { throw Failure(description: "espeak-ng did not finish") }
+        return (collector.samples, Int(sampleRate))
+    }
+
+    /// espeak-ng's phonemes for `text` ("as a person would read it"): lets a test check that
+    /// the right sentence was said without a speech recogniser.
+    public func phonemes(_ text: String, voice: String = "en") throws(Failure) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        try initialise()
+        try setVoice(voice)
+        var out: [String] = []
+        let bytes = Array(text.utf8CString)
+        bytes.withUnsafeBufferPointer { buf in
+            var pointer: UnsafeRawPointer? = UnsafeRawPointer(buf.baseAddress)
+            while let p = pointer, p.load(as: CChar.self) != 0 {
+                guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), 0) else { break }
+                out.append(String(cString: phonemes))
+            }
+        }
+        return out.joined(separator: " ")
+    }
+
+    /// espeak-ng falls back to a default for a name it does not know; the box says so instead.
+    private func setVoice(_ voice: String) throws(Failure) {
+        var known = false
+        if var list = espeak_ListVoices(nil) {
+            while let v = list.pointee {
+                let id = v.pointee.identifier.map { String(cString: $0) } ?? ""
+                // languages: (priority byte, name, NUL) pairs; the first name is the voice's language.
+                let language = v.pointee.languages.map { String(cString: $0 + 1) } ?? ""
+                if id == voice || id.hasSuffix("/" + voice) || language == voice { known = true }
+                list += 1
+            }
+        }
+        guard known, espeak_SetVoiceByName(voice) == EE_OK else { throw Failure(description: "espeak-ng has no voice named \(voice)") }
+    }
+
+    private func initialise() throws(Failure) {
+        guard sampleRate == 0 else { return }
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        guard rate > 0 else { throw Failure(description: "espeak-ng could not start (its data not installed? espeak-ng-data)") }
+        sampleRate = rate
+        espeak_SetSynthCallback { wav, count, events in
+            guard let wav, count > 0, let user = events?.pointee.user_data else { return 0 }
+            let collector = Unmanaged<Collector>.fromOpaque(user).takeUnretainedValue()
+            collector.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
+            return 0  // go on
+        }
+    }
+}
