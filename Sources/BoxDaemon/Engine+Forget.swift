@@ -9,7 +9,7 @@ extension Engine {
     func forget(from: String?, to: String, confirmed: Bool) -> Reply {
         let zone = state.settings.timeZone
         guard let log else {
-            return .failed(code: "507_NOT_RECORDED", message: "Nothing deleted: \(logFaultDetail ?? "the night log is not open")", status: nil)
+            return notDone("Nothing deleted", logFaultDetail ?? "the night log is not open")
         }
         do {
             let nights = try log.nightsToForget(from: from, to: to)
@@ -31,7 +31,7 @@ extension Engine {
             logger.notice("forgot \(counts.text), \(range)")
             return .done((["Deleted \(counts.text), \(range)."] + kept).joined(separator: " "), status: nil)
         } catch {
-            return .failed(code: "507_NOT_RECORDED", message: "Nothing deleted: \(error)", status: nil)
+            return notDone("Nothing deleted", "\(error)")
         }
     }
 }

@@ -11,19 +11,22 @@ extension Engine {
         let now = clock.now().wall
         let zone = state.settings.timeZone
         guard let log else {
-            return .failed(code: "507_NOT_RECORDED", message: "Not recorded: \(logFaultDetail ?? "the night log is not open")", status: nil)
+            return notDone("Not recorded", logFaultDetail ?? "the night log is not open")
         }
         let takenAt = entry.takenAt ?? now
         let decision: MedicationLog.Decision
         do {
             let guardSeconds = state.settings.rules.medication.duplicateGuardMin * 60
             let nearby = try log.medicationEvents(entry.medicationID, near: takenAt, within: guardSeconds)
+            // The night it belongs to, read here so a read that fails is this reply's failure.
+            let date = MedicationLog.sessionDate(of: takenAt, timeZone: zone, rules: state.settings.rules)
+            let night = try log.sessionID(forDate: date)
             decision = MedicationLog.decide(
                 entry, confirmed: confirmed, nearby: nearby, now: now, timeZone: zone,
-                sessionID: { date in (try? log.sessionID(forDate: date)) ?? nil },
+                sessionID: { $0 == date ? night : nil },
                 id: UUID().uuidString.lowercased(), source: source, rules: state.settings.rules)
         } catch {
-            return .failed(code: "507_NOT_RECORDED", message: "Not recorded: the night log cannot be read: \(error)", status: nil)
+            return notDone("Not recorded", "the night log cannot be read: \(error)")
         }
         switch decision {
         case .refused(let refusal):
@@ -31,7 +34,7 @@ extension Engine {
         case .record(let record):
             switch write([.medication(record)]) {
             case .failed(let failure):
-                return .failed(code: "507_NOT_RECORDED", message: "Not recorded: \(failure)", status: nil)
+                return notDone("Not recorded", failure)
             case .written, .nothing:
                 let name = MedicationType.named(record.medicationID)?.name ?? record.medicationID
                 let again = record.confirmedDuplicate ? " (a confirmed duplicate)" : ""

@@ -10,18 +10,23 @@ extension Engine {
     /// Reads the count again after a write that may have changed it, and tells the core.
     func settleSupply() {
         guard supplyStale, let log else { return }
-        supplyStale = false
-        guard let supply = try? log.supplyStatus(rules: state.settings.rules) else { return }
-        if supply != state.supply { transition(.supplyChanged(supply), source: .system) }
+        do {
+            let supply = try log.supplyStatus(rules: state.settings.rules)
+            supplyStale = false
+            if supply != state.supply { transition(.supplyChanged(supply), source: .system) }
+        } catch {
+            // Kept stale: read again after the next action. The night goes on; the count waits.
+            logger.error("the supply could not be read: \(error)")
+        }
     }
 
     func changeSupply(_ change: SupplyChange, source: Source) -> Reply {
         guard let log else {
-            return .failed(code: "507_NOT_RECORDED", message: "Not recorded: \(logFaultDetail ?? "the night log is not open")", status: nil)
+            return notDone("Not recorded", logFaultDetail ?? "the night log is not open")
         }
         let current: SupplyStatus?
         do { current = try log.supplyStatus(rules: state.settings.rules) } catch {
-            return .failed(code: "507_NOT_RECORDED", message: "Not recorded: the night log cannot be read: \(error)", status: nil)
+            return notDone("Not recorded", "the night log cannot be read: \(error)")
         }
         switch Supply.decide(change, current: current, at: clock.now(), id: UUID().uuidString.lowercased(), source: source,
                              rules: state.settings.rules) {
@@ -29,12 +34,20 @@ extension Engine {
             return .refused(code: refusal.code, message: refusal.message(timeZone: state.settings.timeZone), status: nil)
         case .record(let record):
             if case .failed(let failure) = write([.supply(record)]) {
-                return .failed(code: "507_NOT_RECORDED", message: "Not recorded: \(failure)", status: nil)
+                return notDone("Not recorded", failure)
             }
             settleSupply()
             let what = record.kind == .refillLogged ? "Refill logged: +\(record.doses) doses." : "Supply corrected by \(record.doses) doses."
             return .done("\(what) Supply: \(state.supply?.text ?? "\(record.remainingAfter) doses").", status: status())
         }
+    }
+}
+
+extension Engine {
+    /// A patient's-record command the log could not take (medication, supply, forget): 507,
+    /// nothing changed, why in words.
+    func notDone(_ what: String, _ why: String) -> Reply {
+        .failed(code: "507_NOT_RECORDED", message: "\(what): \(why)", status: nil)
     }
 }
 

@@ -22,8 +22,9 @@ struct IntervalChart {
 
     static let width = 720.0, height = 250.0
     static let left = 44.0, right = 712.0, top = 8.0, bottom = 214.0
-    /// The y axis: early overrides (down to the 120-min button floor) and late ones fit.
-    static let lowest = 120.0, highest = 270.0
+    /// The y axis: early overrides (down to the button's floor, 120 min) and late ones fit, 30
+    /// minutes past the close.
+    static let lowest = DoseConstants.box.safety.dose2ButtonFloorMin, highest = DoseConstants.box.window.closeMin + 30
 
     var dates: [String] {
         var out: [String] = []
@@ -52,7 +53,8 @@ struct IntervalChart {
             svg("rect", ["class": "window", "x": f(Self.left), "y": f(Self.y(rules.closeMin)), "width": f(Self.right - Self.left),
                          "height": f(Self.y(rules.openMin) - Self.y(rules.closeMin)), "fill": "#dcefd9"]),
         ]
-        for m in stride(from: rules.openMin, through: rules.closeMin, by: 15) {
+        // A grid line per target step (165, 180, … 225 fall on it).
+        for m in stride(from: rules.openMin, through: rules.closeMin, by: Double(DoseConstants.box.planner.nudgeStepMin)) {
             nodes.append(svg("line", ["class": "grid", "x1": f(Self.left), "x2": f(Self.right), "y1": f(Self.y(m)), "y2": f(Self.y(m)),
                                       "stroke": "#9bb89a", "stroke-width": "0.5"]))
             nodes.append(svg("text", ["x": f(Self.left - 4), "y": f(Self.y(m) + 3), "text-anchor": "end"], [.text(DoseConstants.number(m))]))

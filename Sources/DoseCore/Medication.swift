@@ -94,6 +94,12 @@ public enum MedicationLog {
         return existing.filter { $0.medicationID == medicationID && abs($0.takenAt.timeIntervalSince(takenAt)) < guardSeconds }
     }
 
+    /// The night an entry taken at `takenAt` belongs to: the 18:00 rule (08:00 the morning
+    /// after is that night's).
+    public static func sessionDate(of takenAt: Date, timeZone: TimeZone, rules: DoseConstants = .box) -> String {
+        SessionRules.sessionKey(for: takenAt, timeZone: timeZone, rolloverHour: rules.session.rolloverHour)
+    }
+
     /// Whether to write the entry, and as what. `nearby` are the log's entries around its
     /// time (the shell reads them); `sessionID` the night of its session date, if any.
     public static func decide(_ entry: MedicationEntry, confirmed: Bool, nearby: [MedicationRecord], now: Date,
@@ -118,7 +124,7 @@ public enum MedicationLog {
         if let first = dups.min(by: { abs($0.takenAt.timeIntervalSince(takenAt)) < abs($1.takenAt.timeIntervalSince(takenAt)) }), !confirmed {
             return .refused(.duplicateMedication(name: type.name, at: first.takenAt))
         }
-        let date = SessionRules.sessionKey(for: takenAt, timeZone: timeZone, rolloverHour: rules.session.rolloverHour)
+        let date = sessionDate(of: takenAt, timeZone: timeZone, rules: rules)
         return .record(MedicationRecord(
             id: id, sessionID: sessionID(date), sessionDate: date, medicationID: type.id, doseValue: entry.doseValue,
             doseUnit: entry.doseUnit, formulation: type.formulation, takenAt: takenAt,
