@@ -58,15 +58,15 @@ let package = Package(
         .target(name: "CaregiverBridge", dependencies: ["BoxControl", "DoseCore"]),
         // The sleep specialist's report: one HTML page with inline SVG charts (pure: nights in, text out).
         .target(name: "ClinicianReport", dependencies: ["DoseCore", .product(name: "Plot", package: "Plot")]),
-        // The voice (#15, begun): espeak-ng synthesis to PCM. Not linked into boxd yet.
-        .target(name: "BoxVoice", dependencies: ["CEspeak"]),
+        // The voice (#15): espeak-ng synthesis to PCM, for the tones' player.
+        .target(name: "BoxVoice", dependencies: ["CEspeak", "BoxHardware"]),
         // The support bundle's redaction and review manifest (pure text in, text out).
         .target(name: "SupportBundle"),
         // The control socket's protocol, shared by boxd and boxctl.
         .target(name: "BoxControl", dependencies: ["DoseCore"]),
         // The service: engine, clocks, config, control socket, systemd notify.
         .target(name: "BoxDaemon", dependencies: [
-            "DoseCore", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxControl", "CBoxSys",
+            "DoseCore", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxVoice", "BoxControl", "CBoxSys",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,7 +95,7 @@ let package = Package(
 
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "TestSupport"], swiftSettings: optimized),
         .testTarget(name: "SupportBundleTests", dependencies: ["SupportBundle"]),
-        .testTarget(name: "BoxVoiceTests", dependencies: ["BoxVoice", "DoseCore"]),
+        .testTarget(name: "BoxVoiceTests", dependencies: ["BoxVoice", "BoxHardware", "BoxALSA", "DoseCore"]),
         .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"],
                     // Read through #filePath: a log written by an older build (see its script).
                     exclude: ["Fixtures"]),
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "DoseCore", "NightLog", "BoxHardware"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
-        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "BoxVoice", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

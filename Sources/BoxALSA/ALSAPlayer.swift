@@ -32,7 +32,8 @@ public final class ALSAPlayer: TonePlayer {
         sampleRate: Int = ToneSynth.defaultSampleRate,
         latency: Duration = .milliseconds(100),
         retryInterval: Duration = .seconds(5),
-        onStart: (@Sendable (Sound, ContinuousClock.Instant) -> Void)? = nil
+        onStart: (@Sendable (Sound, ContinuousClock.Instant) -> Void)? = nil,
+        onSpeechDropped: (@Sendable (_ text: String, _ why: String) -> Void)? = nil
     ) {
         ALSAPlayer.captureALSAErrors
         self.device = device
@@ -40,7 +41,8 @@ public final class ALSAPlayer: TonePlayer {
         let engine = Engine(config: .init(
             device: device, sampleRate: sampleRate,
             latencyMicros: UInt32(clamping: max(latency.nanoseconds / 1000, 1000)),
-            retryInterval: max(retryInterval, .milliseconds(100)), onStart: onStart))
+            retryInterval: max(retryInterval, .milliseconds(100)), onStart: onStart,
+            onSpeechDropped: onSpeechDropped))
         self.engine = engine
         // A plain thread, not the Swift concurrency pool: writes block for whole periods.
         let thread = Thread { engine.run() }
@@ -54,6 +56,10 @@ public final class ALSAPlayer: TonePlayer {
         _ = engine.submit(sound, volume: volume, loops: ToneSynth.repeats(sound), repeatFor: repeatFor)
     }
 
+    public func say(_ clip: SpeechClip, volume: Double) {
+        _ = engine.say(clip, volume: volume)
+    }
+
     public func stop() { engine.stop() }
 
     public var fault: String? { engine.state.withLock { $0.fault } }
@@ -64,8 +70,19 @@ public final class ALSAPlayer: TonePlayer {
     /// A device that fails before its stream starts reports no start.
     public var lastStart: (sound: Sound, at: ContinuousClock.Instant)? { engine.state.withLock { $0.lastStart } }
 
+    /// The last sentence that started, and when (as `lastStart`, for the voice's latency).
+    public var lastSpeechStart: (text: String, at: ContinuousClock.Instant)? { engine.state.withLock { $0.lastSpeechStart } }
+
     /// The sound playing now, or waiting for the device (an alarm); nil when idle.
     public var current: Sound? { engine.state.withLock { $0.wanted?.sound } }
+
+    /// Says a sentence and waits until it has been written out (`boxctl test voice`, tests).
+    /// Returns nil when it was said, else why not.
+    @discardableResult
+    public func sayBlocking(_ clip: SpeechClip, volume: Double, timeout: Duration? = nil) -> String? {
+        let length = Duration.seconds(Double(clip.samples.count) / Double(sampleRate))
+        return engine.say(clip, volume: volume).wait(timeout: timeout ?? length + .seconds(5))
+    }
 
     /// Underruns and suspends recovered with `snd_pcm_recover` since the player started.
     public var recoveries: Int { engine.state.withLock { $0.recoveries } }

@@ -32,14 +32,24 @@ final class Completion: Sendable {
 }
 
 struct Request: Sendable {
+    /// A tone of the box, or a sentence (its samples already at the player's rate).
+    enum Content: Sendable {
+        case tone(Sound)
+        case speech(SpeechClip)
+    }
+
     let id: UInt64
-    let sound: Sound
+    let content: Content
     let volume: Double
     let loops: Bool
     /// For loops: ring until this long after `requestedAt`; nil rings until `stop()`.
     let repeatFor: Duration?
     let requestedAt: ContinuousClock.Instant
     let completion: Completion
+
+    var sound: Sound? { if case .tone(let s) = content { s } else { nil } }
+    var text: String? { if case .speech(let c) = content { c.text } else { nil } }
+    var name: String { sound.map { "\($0)" } ?? "speech" }
 
     func framesLeft(at now: ContinuousClock.Instant, sampleRate: Int) -> Int {
         guard loops, let repeatFor else { return .max }
@@ -54,6 +64,7 @@ final class Engine: Sendable {
         let latencyMicros: UInt32
         let retryInterval: Duration
         let onStart: (@Sendable (Sound, ContinuousClock.Instant) -> Void)?
+        let onSpeechDropped: (@Sendable (_ text: String, _ why: String) -> Void)?
     }
 
     struct State: Sendable {
@@ -61,6 +72,11 @@ final class Engine: Sendable {
         var nextID: UInt64 = 1
         var fault: String?
         var lastStart: (sound: Sound, at: ContinuousClock.Instant)?
+        var lastSpeechStart: (text: String, at: ContinuousClock.Instant)?
+        /// Sentences waiting for the sound before them to end, in order.
+        var speech: [Request] = []
+        /// A sentence to say between an alarm's first cycle and its next (the alarm's id).
+        var interlude: (alarm: UInt64, request: Request)?
         var recoveries = 0
         var shutdown = false
         /// A `play` arrived: try the device now rather than at the next retry.
@@ -81,40 +97,74 @@ final class Engine: Sendable {
 
     func submit(_ sound: Sound, volume: Double, loops: Bool, repeatFor: Duration?) -> Completion {
         let completion = Completion()
-        let replaced: Request? = state.withLock { s in
+        let (replaced, dropped): (Request?, [Request]) = state.withLock { s in
             if s.shutdown {
                 completion.finish("the audio player is closed")
-                return nil
+                return (nil, [])
             }
             let old = s.wanted
-            s.wanted = Request(id: s.nextID, sound: sound, volume: volume, loops: loops, repeatFor: repeatFor,
+            s.wanted = Request(id: s.nextID, content: .tone(sound), volume: volume, loops: loops, repeatFor: repeatFor,
                                requestedAt: .now, completion: completion)
             s.nextID += 1
             s.retryNow = true
-            return old
+            return (old, s.takeSpeech())
         }
         replaced?.completion.finish("interrupted by \(sound)")
+        dropSpeech(dropped + [replaced].compactMap { $0?.text == nil ? nil : $0 }, why: "\(sound) came first")
+        wake.signal()
+        return completion
+    }
+
+    /// A sentence after what plays now: at once when idle, after a one-shot sound, between an
+    /// alarm's first cycle and the next.
+    func say(_ clip: SpeechClip, volume: Double) -> Completion {
+        let completion = Completion()
+        let refused: Bool = state.withLock { s in
+            guard !s.shutdown else { return true }
+            let request = Request(id: s.nextID, content: .speech(clip), volume: volume, loops: false, repeatFor: nil,
+                                  requestedAt: .now, completion: completion)
+            s.nextID += 1
+            if let playing = s.wanted {
+                if playing.loops, s.interlude == nil { s.interlude = (playing.id, request) } else { s.speech.append(request) }
+            } else {
+                s.wanted = request
+                s.retryNow = true
+            }
+            return false
+        }
+        if refused { dropSpeech([Request(id: 0, content: .speech(clip), volume: volume, loops: false, repeatFor: nil,
+                                         requestedAt: .now, completion: completion)], why: "the audio player is closed") }
         wake.signal()
         return completion
     }
 
     func stop() {
-        let replaced = state.withLock { s in
+        let (replaced, dropped) = state.withLock { s in
             defer { s.wanted = nil }
-            return s.wanted
+            return (s.wanted, s.takeSpeech())
         }
         replaced?.completion.finish("stopped")
+        dropSpeech(dropped + [replaced].compactMap { $0?.text == nil ? nil : $0 }, why: "stopped")
         wake.signal()
     }
 
     func requestShutdown() {
-        let replaced = state.withLock { s in
+        let (replaced, dropped) = state.withLock { s in
             s.shutdown = true
             defer { s.wanted = nil }
-            return s.wanted
+            return (s.wanted, s.takeSpeech())
         }
         replaced?.completion.finish("the audio player is closed")
+        dropSpeech(dropped, why: "the audio player is closed")
         wake.signal()
+    }
+
+    /// A sentence overtaken (a newer sound, a stop): finished unsaid, and reported.
+    private func dropSpeech(_ requests: [Request], why: String) {
+        for r in requests {
+            r.completion.finish("dropped: \(why)")
+            if let text = r.text { config.onSpeechDropped?(text, why) }
+        }
     }
 
     // Everything below runs on the audio thread only; the PCM handle never leaves it.
@@ -207,24 +257,47 @@ final class Engine: Sendable {
     /// the repeats write the cycle kept from the first pass.
     private func play(_ request: Request, on pcm: PCM) -> Outcome {
         let budget = request.framesLeft(at: .now, sampleRate: config.sampleRate)
-        var pieces = ToneSynth.Pieces(ToneSynth.pattern(for: request.sound), volume: request.volume,
-                                      sampleRate: config.sampleRate, maxFrames: chunkFrames)
-        var cycle: [Int16] = []
         var written = 0
         var progress = Progress()
         var outcome = Outcome.finished
-        while let piece = pieces.next() {
-            if request.loops { cycle += piece }
-            switch write(piece, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
+        var cycle: [Int16] = []
+        switch request.content {
+        case .speech(let clip):
+            _ = clip
+            switch write(request.samples(volume: request.volume), to: pcm, id: request.id, progress: &progress, request: request) {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
             case .failed(let message): return .failed(message)
             }
-            if isInterrupted(outcome) { break }
+        case .tone(let sound):
+            var pieces = ToneSynth.Pieces(ToneSynth.pattern(for: sound), volume: request.volume,
+                                          sampleRate: config.sampleRate, maxFrames: chunkFrames)
+            while let piece = pieces.next() {
+                if request.loops { cycle += piece }
+                switch write(piece, to: pcm, id: request.id, progress: &progress, request: request) {
+                case .ok(let frames): written += frames
+                case .interrupted: outcome = .interrupted
+                case .failed(let message): return .failed(message)
+                }
+                if isInterrupted(outcome) { break }
+            }
         }
-        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep.
+        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep. A sentence
+        // for this alarm (its milestone) is said after the first cycle, then the alarm goes on.
         while request.loops && written < budget && !cycle.isEmpty && !isInterrupted(outcome) {
-            switch write(cycle, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
+            if let interlude = takeInterlude(of: request.id) {
+                let samples = interlude.samples(volume: interlude.volume)
+                var said = Progress()
+                switch write(samples, to: pcm, id: request.id, progress: &said, request: interlude) {
+                case .ok: interlude.completion.finish(nil)
+                case .interrupted:
+                    interlude.completion.finish("dropped: interrupted")
+                    outcome = .interrupted
+                    continue
+                case .failed(let message): return .failed(message)
+                }
+            }
+            switch write(cycle, to: pcm, id: request.id, progress: &progress, request: request) {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
             case .failed(let message): return .failed(message)
@@ -232,12 +305,21 @@ final class Engine: Sendable {
         }
         if !isInterrupted(outcome) {
             let tail = [Int16](repeating: 0, count: pcm.bufferFrames)
-            if case .failed(let message) = write(tail, to: pcm, id: request.id, progress: &progress, sound: request.sound) {
+            if case .failed(let message) = write(tail, to: pcm, id: request.id, progress: &progress, request: request) {
                 return .failed(message)
             }
         }
         pcm.reset()
         return outcome
+    }
+
+    /// The sentence waiting between this alarm's cycles, if any (taken: said once).
+    private func takeInterlude(of alarm: UInt64) -> Request? {
+        state.withLock { s in
+            guard let i = s.interlude, i.alarm == alarm else { return nil }
+            s.interlude = nil
+            return i.request
+        }
     }
 
     private func isInterrupted(_ outcome: Outcome) -> Bool {
@@ -255,7 +337,7 @@ final class Engine: Sendable {
         var started = false
     }
 
-    private func write(_ samples: [Int16], to pcm: PCM, id: UInt64, progress: inout Progress, sound: Sound) -> WriteResult {
+    private func write(_ samples: [Int16], to pcm: PCM, id: UInt64, progress: inout Progress, request: Request) -> WriteResult {
         samples.withUnsafeBufferPointer { buffer -> WriteResult in
             guard let base = buffer.baseAddress else { return .ok(0) }
             var offset = 0
@@ -286,8 +368,13 @@ final class Engine: Sendable {
                 if !progress.started, progress.frames >= pcm.startFrames || snd_pcm_state(pcm.handle) == SND_PCM_STATE_RUNNING {
                     progress.started = true
                     let at = ContinuousClock.now
-                    state.withLock { $0.lastStart = (sound, at) }
-                    config.onStart?(sound, at)
+                    switch request.content {
+                    case .tone(let sound):
+                        state.withLock { $0.lastStart = (sound, at) }
+                        config.onStart?(sound, at)
+                    case .speech(let clip):
+                        state.withLock { $0.lastSpeechStart = (clip.text, at) }
+                    }
                 }
                 offset += result
             }
@@ -295,14 +382,47 @@ final class Engine: Sendable {
         }
     }
 
+    /// The request is over: the next sentence waiting (an alarm's unsaid interlude first)
+    /// takes its place.
     private func finish(_ request: Request, _ message: String?) {
-        state.withLock { s in
-            if s.wanted?.id == request.id { s.wanted = nil }
+        let dropped: [Request] = state.withLock { s in
+            guard s.wanted?.id == request.id else { return [] }
+            if let i = s.interlude, i.alarm == request.id {
+                s.interlude = nil
+                s.speech.insert(i.request, at: 0)
+            }
+            // A one-shot that could not play (no device) takes its sentences with it: late
+            // speech about a sound nobody heard would mislead.
+            if message != nil, request.sound != nil {
+                s.wanted = nil
+                return s.takeSpeech()
+            }
+            s.wanted = s.speech.isEmpty ? nil : s.speech.removeFirst()
+            return []
         }
         request.completion.finish(message)
+        dropSpeech(dropped, why: message ?? "")
     }
 
     private func setFault(_ message: String?) {
         state.withLock { $0.fault = message }
+    }
+}
+
+extension Engine.State {
+    /// Every sentence waiting, taken out (a newer sound or a stop overtook them).
+    mutating func takeSpeech() -> [Request] {
+        defer {
+            speech = []
+            interlude = nil
+        }
+        return speech + [interlude?.request].compactMap { $0 }
+    }
+}
+
+extension Request {
+    func samples(volume: Double) -> [Int16] {
+        guard case .speech(let clip) = content else { return [] }
+        return clip.samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
     }
 }

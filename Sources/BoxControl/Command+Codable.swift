@@ -15,7 +15,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
-        case medication, dose, unit, takenAt, from, to, change, doses
+        case medication, dose, unit, takenAt, from, to, change, doses, what
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +64,9 @@ extension Command: Codable {
         case "test.sound":
             let name = try f.name(among: Array(TestSignals.sounds.keys))
             self = .testSound(name: name, inMs: try f.int(.ms).map { try f.check($0, in: Limits.testSoundInMs, .ms, unit: "ms") })
+        case "say":
+            guard let what = try f.oneOf(.what, SayWhat.self) else { throw f.oneOfProblem(.what, SayWhat.self) }
+            self = .say(what)
         case "watch":
             self = .watch(after: try f.int64(.after).map { try f.check($0, in: 0...Int64.max, .after) })
         case "link":
@@ -122,6 +125,7 @@ extension Command: Codable {
         case .testSound(let name, let inMs):
             try c.encode(name, forKey: .name)
             try c.encodeIfPresent(inMs, forKey: .ms)
+        case .say(let what): try c.encode(what.rawValue, forKey: .what)
         case .watch(let after): try c.encodeIfPresent(after, forKey: .after)
         case .link(let r):
             try c.encode(r.state.rawValue, forKey: .state)

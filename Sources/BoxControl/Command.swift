@@ -30,6 +30,9 @@ public enum Command: Sendable, Hashable {
     case testLED(name: String)
     /// Plays a sound (a name in `TestSignals.sounds`), or `inMs` later on the alarm timer.
     case testSound(name: String, inMs: Int?)
+    /// Says a sentence through the box's speaker and replies once it has been said (#15):
+    /// the status a hold would say, or the voice's test sentence.
+    case say(SayWhat)
     /// Follows the night log's event feed: every entry after `after` (the entries' ids), or
     /// from now when nil, then each new one as it is committed. The connection stays open:
     /// boxd replies `watching`, then one `event` frame per entry (see `ControlServer`).
@@ -59,6 +62,7 @@ public enum Command: Sendable, Hashable {
         case .doctor: "doctor"
         case .testLED: "test.led"
         case .testSound: "test.sound"
+        case .say: "say"
         case .watch: "watch"
         case .link: "link"
         case .sim(let s): "sim." + s.name
@@ -167,7 +171,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .testLED, .testSound, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .testLED, .testSound, .say, .sim, .bench: false
         }
     }
 
@@ -178,4 +182,9 @@ extension Command {
         default: false
         }
     }
+}
+
+/// What `say` says: the status (`boxctl say-status`) or the test sentence (`boxctl test voice`).
+public enum SayWhat: String, Sendable, Hashable, CaseIterable, Codable {
+    case status, test
 }

@@ -111,11 +111,14 @@ public struct SoundReport: Codable, Sendable, Hashable {
     public var level: String?
     /// The player reported a fault when asked to play it: it was not heard.
     public var failed: Bool?
-    public init(offsetMs: Int64, name: String, level: String?, failed: Bool = false) {
+    /// For a sentence said (`name` "speech"): its words.
+    public var text: String?
+    public init(offsetMs: Int64, name: String, level: String?, failed: Bool = false, text: String? = nil) {
         self.offsetMs = offsetMs
         self.name = name
         self.level = level
         self.failed = failed ? true : nil
+        self.text = text
     }
 }
 

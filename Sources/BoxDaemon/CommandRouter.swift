@@ -31,6 +31,7 @@ extension Engine {
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
         case .testSound(let name, let inMs): return await testSound(name, inMs: inMs)
+        case .say(let what): return await say(what)
         case .watch:
             // The control server streams a watch on its own connection; one that reaches here cannot stream.
             return .usage("watch streams the event feed on its own connection; it cannot be answered with one reply")

@@ -45,6 +45,8 @@ public struct BoxConfig: Sendable {
     public var volume: Double
     /// `[mqtt]`, when the caregiver link is on (the bridge's; boxd only checks it).
     public var caregiverLink: CaregiverLinkConfig?
+    /// `[voice]` (#15): spoken status and warnings, through the tones' player.
+    public var voice = VoiceConfig()
     /// Where each value came from, by key: "default" or the file's path.
     public var sources: [String: String]
     public var path: String?
@@ -76,6 +78,11 @@ public struct BoxConfig: Sendable {
     [audio]
     device = "default"
     volume = 0.8
+
+    [voice]
+    enabled = true
+    language = "en"
+    clock = "12h"
     """
 
     /// Loads `path`, or the embedded default when `path` is nil. boxd passes `.boxd`: a
@@ -155,7 +162,8 @@ public struct BoxConfig: Sendable {
     /// The dose rules' settings this config asks for.
     public func settings(rules: DoseConstants = .box) -> BoxSettings {
         BoxSettings(rules: rules, targetMinutes: targetMinutes, undoWindow: .seconds(undoSeconds), ringTime: .seconds(ringSeconds),
-                    timeZone: timeZone, buttons: Dictionary(uniqueKeysWithValues: buttons.map { ($0.name, $0.map) }))
+                    timeZone: timeZone, buttons: Dictionary(uniqueKeysWithValues: buttons.map { ($0.name, $0.map) }),
+                    voice: VoiceSettings(enabled: voice.enabled, clock: voice.clock))
     }
 
     /// Every value with its source, for `boxctl config show`.
@@ -175,6 +183,8 @@ public struct BoxConfig: Sendable {
         case nil: break
         }
         out += [("led.active_low", String(ledActiveLow)), ("audio.device", audioDevice), ("audio.volume", format(volume))]
+        out += [("voice.enabled", String(voice.enabled)), ("voice.volume", format(voice.volume ?? volume)),
+                ("voice.language", voice.language), ("voice.clock", voice.clock.rawValue)]
         if let m = caregiverLink {
             out += [("mqtt.enabled", "true"), ("mqtt.host", m.host), ("mqtt.port", String(m.port))]
             out += [("mqtt.tls_ca", m.tlsCA), ("mqtt.tls_cert", m.tlsCert), ("mqtt.tls_key", m.tlsKey), ("mqtt.username", m.username),
@@ -188,6 +198,17 @@ public struct BoxConfig: Sendable {
     }
 
     func format(_ d: Double) -> String { DoseConstants.number(d) }
+}
+
+/// `[voice]`: whether the box speaks, how loud (the tones' volume unless set), in which
+/// espeak-ng voice, and how it says a time of day.
+public struct VoiceConfig: Sendable, Hashable {
+    public var enabled = true
+    public var volume: Double?
+    public var language = "en"
+    public var clock = Speech.ClockStyle.twelveHour
+
+    public init() {}
 }
 
 extension BoxConfig {

@@ -1,4 +1,5 @@
 import BoxGPIO
+import BoxVoice
 import DoseCore
 import Foundation
 import TOMLKit
@@ -17,6 +18,8 @@ import TOMLKit
 ///   or nothing; `hold`: undo_or_status, a sleep event or nothing (a hold is also the confirm
 ///   gesture, so it must never take a dose itself).
 /// - `audio.volume`: above 0 and at most 1 (0 would silence the alarms).
+/// - `voice.volume`: the same range (the tones' volume when left out); `voice.language`: a
+///   voice espeak-ng has; `voice.clock`: "12h" or "24h".
 /// - A section the file leaves out (`[gpio]`, `[buttons]`, `[led]`, `[audio]`) takes the
 ///   embedded default's values and shows as "default" in `sources`. A `[led]` section with
 ///   no line keys means a box without an LED.
@@ -49,11 +52,12 @@ struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "": ["box", "gpio", "buttons", "led", "audio", "mqtt"],
+        "": ["box", "gpio", "buttons", "led", "audio", "voice", "mqtt"],
         "box": ["time_zone", "target_minutes", "undo_seconds", "ring_seconds"],
         "gpio": ["chip"],
         "led": ["red", "green", "blue", "line", "active_low"],
         "audio": ["device", "volume"],
+        "voice": ["enabled", "volume", "language", "clock"],
     ]
     static let buttonKeys: Set<String> = ["line", "active_low", "single", "double", "hold"]
 
@@ -210,9 +214,10 @@ struct Reader {
         }
 
         let caregiverLink = try mqtt()
+        let voice = try voiceSection()
         let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
                                led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, caregiverLink: caregiverLink,
-                               sources: sources, path: path)
+                               voice: voice, sources: sources, path: path)
         // One line, one use: checked here already, without a chip.
         let (buttonLines, ledWiring) = GPIOBackend.lines(config)
         do {
@@ -229,5 +234,32 @@ struct Reader {
             throw ConfigError(key, String(text.dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces))
         }
         return config
+    }
+}
+
+extension Reader {
+    /// `[voice]`, each key refused with its name; the language is asked of espeak-ng itself.
+    mutating func voiceSection() throws(ConfigError) -> VoiceConfig {
+        let t = try table("voice")
+        if let t { try checkKeys(t, "voice", allowed: Self.known["voice"]!) }
+        var v = VoiceConfig()
+        v.enabled = try bool(t, "voice", "enabled", default: true)
+        if t?["volume"] != nil {
+            let volume = try number(t, "voice", "volume", default: 0.8)
+            guard volume > 0, volume <= 1 else {
+                throw ConfigError("voice.volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (or voice.enabled = false)")
+            }
+            v.volume = volume
+        }
+        let clock = try string(t, "voice", "clock", default: "12h")
+        guard let style = Speech.ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
+        v.clock = style
+        v.language = try string(t, "voice", "language", default: "en")
+        // A name espeak-ng does not know is the file's mistake; espeak-ng itself missing is
+        // not: boxd starts, its alarms ring, and the voice's failure is logged when it speaks.
+        if v.enabled, (try? Synthesizer.shared.hasVoice(v.language)) == false {
+            throw ConfigError("voice.language", "espeak-ng has no voice named \"\(v.language)\" (espeak-ng --voices lists them)")
+        }
+        return v
     }
 }

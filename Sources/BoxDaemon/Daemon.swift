@@ -2,6 +2,7 @@ import BoxALSA
 import BoxControl
 import BoxGPIO
 import BoxHardware
+import BoxVoice
 import DoseCore
 import Foundation
 import Logging
@@ -117,7 +118,8 @@ public final class Daemon: Sendable {
         let state = BoxState.rebuilt(settings: settings, records: records, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
-        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, buttonsHealth: hw.buttonsHealth)
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, buttonsHealth: hw.buttonsHealth,
+                                    speech: Self.makeVoice(config: config, logger: logger))
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
         let engine = self.engine
@@ -176,6 +178,18 @@ public final class Daemon: Sendable {
         let gpio = RetryingGPIO(config: config, logger: logger)
         return HardwareSet(edges: gpio, led: LEDPlayer(output: gpio, animate: animate), audio: audio,
                            buttonsHealth: { gpio.fault }, description: gpio.description, simulatedByDefault: false)
+    }
+
+    /// espeak-ng in the configured language; without it the box still rings, and says why
+    /// it is silent in words once, in the journal.
+    static func makeVoice(config: BoxConfig, logger: Logger) -> (any SpeechSynthesizer)? {
+        guard config.voice.enabled else { return nil }
+        do {
+            return try EspeakVoice(language: config.voice.language)
+        } catch {
+            logger.error("the voice is off: \(error)")
+            return nil
+        }
     }
 
     static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {

@@ -22,11 +22,15 @@ public actor Engine {
         public var buttonsHealth: @Sendable () -> String?
         /// The source's `edgesYielded`, unless a test stands in for it (see `Engine.edgeBacklog`).
         public var edgesYielded: @Sendable () -> Int?
+        /// Makes the core's sentences into sound (espeak-ng); nil: the box does not speak.
+        public var speech: (any SpeechSynthesizer)?
 
         public init(led: LEDPlayer, audio: any TonePlayer, edges: any EdgeSource = SimButtons(),
-                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, edgesYielded: (@Sendable () -> Int?)? = nil) {
+                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, edgesYielded: (@Sendable () -> Int?)? = nil,
+                    speech: (any SpeechSynthesizer)? = nil) {
             self.led = led
             self.audio = audio
+            self.speech = speech
             self.edges = edges
             self.buttonsHealth = buttonsHealth
             self.edgesYielded = edgesYielded ?? { edges.edgesYielded }
@@ -50,6 +54,8 @@ public actor Engine {
     let hardware: Hardware
     let config: BoxConfig
     let volume: Double
+    /// The voice, when the config has it on and espeak-ng is there.
+    let voice: Voice?
     let logger: Logger
     var recognizers: [String: GestureRecognizer]
     var coreTimer: Task<Void, Never>?
@@ -100,6 +106,10 @@ public actor Engine {
         self.hardware = hardware
         self.config = config
         volume = config.volume
+        voice = config.voice.enabled ? hardware.speech.map {
+            Voice(synthesizer: $0, player: hardware.audio, volume: config.voice.volume ?? config.volume,
+                  synchronous: clock.isSimulated, logger: logger)
+        } : nil
         self.logger = logger
         self.clockSynced = clockSynced
         caregiverLink = CaregiverLinkBoard(expected: config.caregiverLink != nil, since: clock.now().wall)
@@ -194,7 +204,10 @@ public actor Engine {
                 observer?(now, .led(p))
             case .flash(let p, let d): hardware.led.flash(p, duration: d)
             case .play(let s): play(s)
-            case .stopSound: hardware.audio.stop()
+            case .speak(let text): say(text)
+            case .stopSound:
+                voice?.overtaken()
+                hardware.audio.stop()
             case .saveTarget: break // saved before the state changed
             case .notice, .faultNotice: break // written below, after the sounds
             }
@@ -250,12 +263,21 @@ public actor Engine {
     func freshIDs() -> [String] { (0..<3).map { _ in UUID().uuidString.lowercased() } }
 
     func play(_ s: Sound) {
+        voice?.overtaken()
         let repeatFor: Duration? = s.level == nil ? nil : state.settings.ringTime
         hardware.audio.play(s, volume: volume, repeatFor: repeatFor)
         soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description,
                                     failed: hardware.audio.fault != nil))
         logger.info("sound \(s)")
         observer?(transitionNow ?? clock.now(), .sound(s))
+    }
+
+    /// A sentence after the sound before it (the player keeps the order).
+    func say(_ text: String) {
+        guard let voice else { return }
+        voice.say(text)
+        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil,
+                                    failed: hardware.audio.fault != nil, text: text))
     }
 
     var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }

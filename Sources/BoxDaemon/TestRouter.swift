@@ -27,6 +27,24 @@ extension Engine {
         return .done("Playing \(s).", status: nil)
     }
 
+    /// `boxctl say-status` / `boxctl test voice`: one sentence through the box's speaker, the
+    /// reply once it was said, with what it cost.
+    func say(_ what: SayWhat) async -> Reply {
+        guard let voice else {
+            let why = config.voice.enabled ? "espeak-ng could not start (the journal says why)" : "[voice] enabled = false in boxd.toml"
+            return .refused(code: "409_VOICE_OFF", message: "The voice is off: \(why).", status: nil)
+        }
+        let text = what == .status ? Speech.status(state, at: clock.now(), style: state.settings.voice.clock) : Speech.voiceTest
+        let said = await voice.sayAndWait(text)
+        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil,
+                                    failed: said.problem != nil, text: text))
+        refreshHealth()
+        if let problem = said.problem { return .failed(code: "503_AUDIO", message: "Not said: \(problem)", status: nil) }
+        let cost = String(format: "synthesis %.0f ms", said.synthesis.seconds * 1000)
+            + (said.firstSample.map { String(format: ", first sample %.0f ms after the request", $0.seconds * 1000) } ?? "")
+        return .done("Said: \"\(text)\" (\(cost)).", status: nil)
+    }
+
     func simCommand(_ command: SimCommand) async -> Reply {
         do {
             switch command {

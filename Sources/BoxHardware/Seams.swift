@@ -43,9 +43,15 @@ public protocol LEDOutput: Sendable {
 /// Plays the box's sounds. `play` returns at once (audio runs on its own thread) and
 /// replaces whatever is playing; alarms repeat until `stop()` or until `repeatFor` has
 /// passed, other sounds play once.
+///
+/// Speech (`say`) goes through the same player, one device and one fault path, and never
+/// hides a tone: it waits until the sound before it has played (an alarm: its first cycle,
+/// then the alarm goes on), and a later `play` or a `stop` drops it (`onSpeechDropped`).
 public protocol TonePlayer: Sendable {
     func play(_ sound: Sound, volume: Double, repeatFor: Duration?)
+    func say(_ clip: SpeechClip, volume: Double)
     func stop()
+    var sampleRate: Int { get }
     /// The current failure, if the device is broken (it keeps retrying), else nil.
     var fault: String? { get }
     /// Tries a broken device again now (the daemon calls it on its retry schedule).
@@ -55,4 +61,20 @@ public protocol TonePlayer: Sendable {
 extension TonePlayer {
     /// Players that retry on their own thread (ALSA) need nothing more.
     public func retryIfBroken() {}
+}
+
+/// A sentence as sound: 16-bit mono samples at the player's `sampleRate`.
+public struct SpeechClip: Sendable, Hashable {
+    public var text: String
+    public var samples: [Int16]
+
+    public init(text: String, samples: [Int16]) {
+        self.text = text
+        self.samples = samples
+    }
+}
+
+/// Makes a sentence into sound, on the box (espeak-ng: `BoxVoice`).
+public protocol SpeechSynthesizer: Sendable {
+    func clip(_ text: String, sampleRate: Int) throws -> SpeechClip
 }

@@ -26,6 +26,16 @@ public struct SoundLogEntry: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// One sentence the sink was asked to say: when (sim clock), what, how long and how loud.
+public struct SpeechLogEntry: Sendable, Hashable, CustomStringConvertible {
+    public var at: Duration
+    public var text: String
+    public var frames: Int
+    public var peak: Int
+
+    public var description: String { "\(Int((at.seconds * 1000).rounded()))ms \(text)" }
+}
+
 /// The simulated speaker: logs what would have played and appends its samples to a WAV file.
 ///
 /// The sink runs on a simulated clock and cannot know how long an alarm will ring before
@@ -40,6 +50,7 @@ public final class WavSink: TonePlayer {
         var writeFault: String?
         var failing = false
         var log: [SoundLogEntry] = []
+        var spoken: [SpeechLogEntry] = []
         var stops: [Duration] = []
         var frames = 0
     }
@@ -85,6 +96,25 @@ public final class WavSink: TonePlayer {
         }
     }
 
+    /// Speech is written after the sound before it, as it would play; the sim clock does not
+    /// move while it plays, so nothing overtakes it here.
+    public func say(_ clip: SpeechClip, volume: Double) {
+        let at = clock()
+        let samples = clip.samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
+        state.withLock { s in
+            guard !s.failing else { return }
+            s.spoken.append(SpeechLogEntry(at: at, text: clip.text, frames: samples.count, peak: samples.map { abs(Int($0)) }.max() ?? 0))
+            guard let writer = s.writer else { return }
+            do {
+                try writer.append(samples)
+                s.frames += samples.count
+            } catch {
+                s.writeFault = "WAV sink cannot write \(writer.path): \(error)"
+                s.writer = nil
+            }
+        }
+    }
+
     public func stop() {
         let at = clock()
         state.withLock { s in
@@ -99,6 +129,9 @@ public final class WavSink: TonePlayer {
     /// Every play since the start or the last `clear()`, in order.
     public var entries: [SoundLogEntry] { state.withLock { $0.log } }
 
+    /// Every sentence said since the start or the last `clear()`, in order.
+    public var spoken: [SpeechLogEntry] { state.withLock { $0.spoken } }
+
     /// The sim-clock times of every `stop()`.
     public var stops: [Duration] { state.withLock { $0.stops } }
 
@@ -109,6 +142,7 @@ public final class WavSink: TonePlayer {
     public func clear() {
         state.withLock { s in
             s.log.removeAll()
+            s.spoken.removeAll()
             s.stops.removeAll()
         }
     }

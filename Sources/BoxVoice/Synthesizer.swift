@@ -58,8 +58,20 @@ public final class Synthesizer: @unchecked Sendable {
         return out.joined(separator: " ")
     }
 
+    /// Whether espeak-ng has a voice of this name or language ("en", "en-us", "de").
+    public func hasVoice(_ voice: String) throws(Failure) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        try initialise()
+        return known(voice)
+    }
+
     /// espeak-ng falls back to a default for a name it does not know; the box says so instead.
     private func setVoice(_ voice: String) throws(Failure) {
+        guard known(voice), espeak_SetVoiceByName(voice) == EE_OK else { throw Failure(description: "espeak-ng has no voice named \(voice)") }
+    }
+
+    private func known(_ voice: String) -> Bool {
         var known = false
         if var list = espeak_ListVoices(nil) {
             while let v = list.pointee {
@@ -70,7 +82,7 @@ public final class Synthesizer: @unchecked Sendable {
                 list += 1
             }
         }
-        guard known, espeak_SetVoiceByName(voice) == EE_OK else { throw Failure(description: "espeak-ng has no voice named \(voice)") }
+        return known
     }
 
     private func initialise() throws(Failure) {

@@ -62,6 +62,9 @@ public enum Effect: Sendable, Hashable {
     /// A pattern laid over the steady one: once, or repeated for `duration`.
     case flash(LEDPattern, duration: Duration?)
     case play(Sound)
+    /// Say this sentence after the sound before it (#15). Never instead of a tone, and an
+    /// alarm wins: the shell drops speech that an alarm or a stop overtakes, with a log line.
+    case speak(String)
     case stopSound
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)
@@ -206,9 +209,11 @@ public enum Refusal: Sendable, Hashable {
         }
     }
 
-    /// The text shown to the person, in their time zone.
-    public func message(timeZone: TimeZone) -> String {
-        switch self {
+    /// The text shown to the person, in their time zone; `time` says a time of day another
+    /// way (the voice's 12-hour clock), else "22:05".
+    public func message(timeZone: TimeZone, time: ((Date) -> String)? = nil) -> String {
+        let clock = time ?? { Refusal.clock($0, timeZone) }
+        return switch self {
         case .dose1Required: "Please take Dose 1 first."
         case .snoozeLimit(let max): "Maximum snoozes reached (\(max)). Take dose now or skip."
         case .snoozeNearClose:
@@ -217,7 +222,7 @@ public enum Refusal: Sendable, Hashable {
         case .windowExceeded: "Dose 2 window has expired. Please skip this dose."
         case .dose2AlreadyTaken(let at):
             // The seed's 409_ALREADY_TAKEN text, then its safety alert.
-            "This dose was already taken at \(Refusal.clock(at, timeZone)). STOP – another dose tonight is a health hazard."
+            "This dose was already taken at \(clock(at)). STOP – another dose tonight is a health hazard."
         case .dose2WasSkipped: "Dose 2 was skipped tonight; nothing more to take."
         case .needsConfirmation(.early): "The Dose 2 window is not open yet. Taking Dose 2 early needs confirmation (--confirm)."
         case .needsConfirmation(.late): "The Dose 2 window has expired. Taking Dose 2 late needs confirmation (--confirm)."
@@ -239,17 +244,17 @@ public enum Refusal: Sendable, Hashable {
         case .nothingToConfirm: "There is nothing waiting for confirmation."
         case .unknownButton(let name): "No button named \(name)."
         case .alreadyRecorded(.dose1, let at):
-            "This dose was already taken at \(Refusal.clock(at, timeZone)). Dose 2 is due from \(Refusal.clock(at.addingTimeInterval(DoseConstants.box.window.openMin * 60), timeZone))."
-        case .alreadyRecorded(_, let at): "This dose was already taken at \(Refusal.clock(at, timeZone))."
+            "This dose was already taken at \(clock(at)). Dose 2 is due from \(clock(at.addingTimeInterval(DoseConstants.box.window.openMin * 60)))."
+        case .alreadyRecorded(_, let at): "This dose was already taken at \(clock(at))."
         case .dose2Owed(let opens, let closes):
-            "Dose 2 is still owed tonight (window \(Refusal.clock(opens, timeZone))–\(Refusal.clock(closes, timeZone))). Take it or skip it first; --confirm ends the night and records Dose 2 as skipped."
+            "Dose 2 is still owed tonight (window \(clock(opens))–\(clock(closes))). Take it or skip it first; --confirm ends the night and records Dose 2 as skipped."
         case .tooSoonAfterLastDose(let at, let m):
-            "The last dose was taken at \(Refusal.clock(at, timeZone)), \(m) minutes ago. A new Dose 1 this soon needs confirmation (--confirm)."
+            "The last dose was taken at \(clock(at)), \(m) minutes ago. A new Dose 1 this soon needs confirmation (--confirm)."
         case .recordInDoubt: Refusal.doubtText + " To record a dose anyway, add --confirm."
-        case .napInProgress(let since): "A nap is already in progress (started \(Refusal.clock(since, timeZone))); log nap_end first."
+        case .napInProgress(let since): "A nap is already in progress (started \(clock(since))); log nap_end first."
         case .noNapInProgress: "No nap is in progress; log nap_start first."
         case .duplicateMedication(let name, let at):
-            "\(name) was already logged at \(Refusal.clock(at, timeZone)), less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from this one. If it was really taken twice, log it with --confirm."
+            "\(name) was already logged at \(clock(at)), less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from this one. If it was really taken twice, log it with --confirm."
         case .invalidMedication(let detail): "Not logged: \(detail)."
         case .invalidSupply(let detail): "Not logged: \(detail)."
         }

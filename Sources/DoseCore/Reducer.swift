@@ -68,6 +68,7 @@ struct Run {
         step.level = due.map(\.level).max() ?? step.level
         state.ringing = Ringing(step: step, since: now)
         effects.append(.play(.alarm(step.kind, step.level)))
+        speak(Speech.alert(step, rules: rules))
         announce(.alarmRang, alert: step.kind, level: step.level)
     }
 
@@ -84,6 +85,7 @@ struct Run {
     /// log (`Effect.faultNotice`), once per change.
     mutating func setFault(_ fault: Fault, active: Bool) {
         let changed = active ? state.faults.insert(fault).inserted : state.faults.remove(fault) != nil
+        if changed, active { speak(Speech.fault(fault)) }
         guard changed, fault.isCaregiverNews else { return }
         effects.append(.faultNotice(FaultRecord(id: freshID(), code: fault.code, raised: active, at: now)))
     }

@@ -108,6 +108,12 @@ extension Run {
         effects.append(.play(sound))
     }
 
+    /// A sentence for the speaker, when the voice is on (`Effect.speak`: after the sound).
+    mutating func speak(_ text: String?) {
+        guard settings.voice.enabled, let text else { return }
+        effects.append(.speak(text))
+    }
+
     mutating func refuse(_ refusal: Refusal, sound: Sound, flash: LEDPattern) -> Outcome {
         feedback(sound, flash: flash)
         return .refused(refusal)
@@ -116,6 +122,8 @@ extension Run {
     /// Adds what follows from the new state: persist first, the plan's change, the LED.
     mutating func finish() -> Transition {
         state.cacheFallbackClose()
+        // What a button did, said after its sound; boxctl's reply speaks for itself.
+        if fromButton { speak(Speech.answer(outcome, state: state, at: now)) }
         let led = state.ledPattern(at: now)
         if led != state.shownLED {
             state.shownLED = led

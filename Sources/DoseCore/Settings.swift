@@ -59,9 +59,12 @@ public struct BoxSettings: Sendable, Hashable {
     public var ringTime: Duration
     public var timeZone: TimeZone
     public var buttons: [String: GestureMap]
+    /// What the box says aloud (#15): whether it speaks, and how it says a time of day.
+    public var voice: VoiceSettings
 
     public init(rules: DoseConstants = .box, targetMinutes: Int? = nil, undoWindow: Duration? = nil, ringTime: Duration? = nil,
-                timeZone: TimeZone, buttons: [String: GestureMap] = ["dose": .doseButton]) {
+                timeZone: TimeZone, buttons: [String: GestureMap] = ["dose": .doseButton], voice: VoiceSettings = .init()) {
+        self.voice = voice
         self.rules = rules
         self.targetMinutes = targetMinutes ?? rules.window.defaultTargetMin
         self.undoWindow = undoWindow ?? .seconds(rules.undo.defaultS)
@@ -74,5 +77,16 @@ public struct BoxSettings: Sendable, Hashable {
 
     public func cooldown(of type: SleepEventType) -> Duration {
         .seconds(rules.sleepEvents.first { $0.event == type.rawValue }?.cooldownS ?? 0)
+    }
+}
+
+/// The voice's settings the core needs: the sentences are made here, the sound in the shell.
+public struct VoiceSettings: Sendable, Hashable {
+    public var enabled: Bool
+    public var clock: Speech.ClockStyle
+
+    public init(enabled: Bool = true, clock: Speech.ClockStyle = .twelveHour) {
+        self.enabled = enabled
+        self.clock = clock
     }
 }

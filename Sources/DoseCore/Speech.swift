@@ -3,8 +3,9 @@ import Foundation
 /// What the box says (#15, SSOT 2.4.3 "Accessibility": VoiceOver announcements at window
 /// open, −30, −15, −5, −1 and close; state changes such as "Dose 1 taken at 10:30 PM";
 /// warnings such as "Dose window closing in 5 minutes"). Every sentence is made here, from
-/// the state and the time, so they can be read and tested as strings. Not yet spoken: the
-/// synthesis (espeak-ng) and its place in the sound queue are the next step.
+/// the state and the time, so they can be read and tested as strings. The reducer decides when
+/// (`Effect.speak`, after the sound); the shell synthesises them (espeak-ng) and plays them
+/// through the tones' player.
 public enum Speech {
     /// How times of day are said: "10:02 PM" or "22:02".
     public enum ClockStyle: String, Sendable, Hashable, CaseIterable {
@@ -76,22 +77,58 @@ public enum Speech {
         }
     }
 
-    /// The window's milestones (SSOT 2.4.3: "window open, −30m, −15m, −5m, −1m, close"),
-    /// by the minutes left when they fall due; nil for a moment that is none of them.
-    public static func milestone(minutesLeft: Double, rules: DoseConstants = .box) -> String? {
-        let open = rules.window.closeMin - rules.window.openMin
-        if minutesLeft == open { return "Dose window open. Take Dose 2 now." }
-        if minutesLeft == 0 { return "Dose window closed." }
-        guard rules.alerts.remainingWarningsBeforeCloseMin.contains(minutesLeft) else { return nil }
-        let m = Int(minutesLeft)
-        return "Dose window closing in \(m) minute\(m == 1 ? "" : "s")."
+    /// `boxctl test voice`: a sentence that proves the voice works, and nothing else.
+    public static let voiceTest = "This is your dose box. The voice is working."
+
+    /// What a button just did, said after its sound; nil when the sound says it all (a press
+    /// heard, an alarm stopped).
+    public static func answer(_ outcome: Outcome, state: BoxState, at now: Moment) -> String? {
+        let zone = state.settings.timeZone, style = state.settings.voice.clock
+        let hold = "Hold the button for \(DoseConstants.number(Double(state.settings.rules.gestures.confirmHoldMs) / 1000)) seconds"
+        switch outcome {
+        case .ignored: return nil
+        case .refused(let r): return refusal(r, in: zone, style: style)
+        case .accepted(let a):
+            switch a {
+            case .recorded(.dose1):
+                let said = recorded(.dose1, at: now.wall, in: zone, style: style)
+                guard let supply = state.supply, supply.refillDue else { return said }
+                let left = max(0, supply.remainingDoses - 1)
+                return "\(said) Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
+            case .recorded(let type): return recorded(type, at: now.wall, in: zone, style: style)
+            case .recordedEarly: return recorded(.dose2, at: now.wall, in: zone, style: style)
+            case .repeatCancelled(let type, _): return "\(type.label.capitalizedFirst) is already recorded. Nothing changed."
+            case .undone(let type): return "Undone: \(type.label)."
+            case .awaitingConfirmation(.early): return "Dose 2 is early. \(hold) to take it now."
+            case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
+            case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
+            case .confirmationCancelled: return "Cancelled. Nothing recorded."
+            case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
+            case .checkedIn: return "Check-in saved. Good morning."
+            case .status: return status(state, at: now, style: style)
+            case .doubtEntered, .nightRestored, .alarmStopped, .targetSet, .acknowledged, .faultChanged, .supplyChanged:
+                return nil
+            }
+        }
+    }
+
+    /// What an alert says after its tone: the seed's milestones (window open, closing in 30,
+    /// 15, 5, 1 min and the hard stops, closed) and, for the wake alarm, what it wants.
+    public static func alert(_ step: AlarmStep, rules: DoseConstants = .box) -> String {
+        let left = Duration.minutes(rules.window.closeMin) - step.offset
+        switch step.kind {
+        case .windowOpen: return "Dose window open. Take Dose 2 now."
+        case .preAlarm, .mainAlarm, .followUp: return "Time for Dose 2. \(duration(left).capitalizedFirst) left."
+        case .remainingWarning, .hardStop: return "Dose window closing in \(duration(left))."
+        case .expired: return "Dose window closed."
+        }
     }
 
     /// A refusal as it is said: the seed's text, with the command line's hints in words for a
     /// hand on the button.
-    public static func refusal(_ r: Refusal, in zone: TimeZone) -> String {
+    public static func refusal(_ r: Refusal, in zone: TimeZone, style: ClockStyle = .twelveHour) -> String {
         let hold = "hold the button for \(DoseConstants.number(Double(DoseConstants.box.gestures.confirmHoldMs) / 1000)) seconds"
-        return r.message(timeZone: zone)
+        return r.message(timeZone: zone, time: { time($0, in: zone, style) })
             .replacingOccurrences(of: " (--confirm)", with: "; \(hold) to confirm")
             .replacingOccurrences(of: "add --confirm", with: hold)
             .replacingOccurrences(of: "with --confirm", with: "by confirming")
@@ -109,4 +146,10 @@ public enum Speech {
         case .logRecovered: "The record was damaged and has been repaired. Tell support."
         }
     }
+}
+
+
+extension String {
+    /// "the extra dose" → "The extra dose", "41 minutes" → "41 minutes".
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

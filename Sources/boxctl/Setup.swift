@@ -107,18 +107,36 @@ struct Doctor: ParsableCommand {
 }
 
 struct TestHardware: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "test", abstract: "Show an LED pattern or play a sound, for setting up hardware.")
-    @Argument(help: "led or sound.") var what: String
-    @Argument(help: "A pattern or colour (green, slow_pulse, fault, ...) or a sound (success, warning, error, stop, status, alarm_critical, ...).") var name: String
+    static let configuration = CommandConfiguration(
+        commandName: "test", abstract: "Show an LED pattern, play a sound or hear the voice, for setting up hardware.",
+        usage: "boxctl test led <name>\nboxctl test sound <name> [--in <in>]\nboxctl test voice")
+    @Argument(help: "led, sound or voice.") var what: String
+    @Argument(help: "A pattern or colour (green, slow_pulse, fault, ...) or a sound (success, warning, error, stop, status, alarm_critical, ...); none for voice.")
+    var name: String?
     @Option(name: .customLong("in"), help: "Sound only: play after this delay (2s) on the alarm timer and report the onset error.") var delay: String?
     @OptionGroup var connection: Connection
 
     func validate() throws {
-        guard what == "led" || what == "sound" else { throw ValidationError("test led NAME or test sound NAME") }
+        guard ["led", "sound", "voice"].contains(what) else { throw ValidationError("test led NAME, test sound NAME or test voice") }
+        guard (what == "voice") == (name == nil) else {
+            throw ValidationError(what == "voice" ? "test voice takes no name" : "test \(what) needs a name")
+        }
         if let delay { guard what == "sound", DurationText.parseMilliseconds(delay).map({ $0 > 0 }) == true else { throw ValidationError("--in takes a delay such as 2s, for sounds") } }
     }
     func run() throws {
         let inMs = delay.flatMap(DurationText.parseMilliseconds).map { Int(clamping: $0) }
-        try connection.run(what == "led" ? .testLED(name: name) : .testSound(name: name, inMs: inMs))
+        switch what {
+        case "voice": try connection.run(.say(.test))
+        case "led": try connection.run(.testLED(name: name ?? ""))
+        default: try connection.run(.testSound(name: name ?? "", inMs: inMs))
+        }
     }
+}
+
+/// The status, aloud: what a hold on the dose button would say, through the box's speaker.
+struct SayStatus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say-status", abstract: "Say the status aloud through the box's speaker, as a hold on the button does.")
+    @OptionGroup var connection: Connection
+    func run() throws { try connection.run(.say(.status)) }
 }

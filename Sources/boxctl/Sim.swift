@@ -108,7 +108,7 @@ struct Sim: ParsableCommand {
 
     struct Sounds: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "sounds", abstract: "The sounds played so far: offset, name, level.")
+            commandName: "sounds", abstract: "The sounds played and sentences said so far: offset, name, level or words.")
         @Flag(help: "Clear the list after printing it.") var clear = false
         @OptionGroup var connection: Connection
         @Argument(parsing: .allUnrecognized, help: .hidden) var leftover: [String] = []
@@ -118,7 +118,7 @@ struct Sim: ParsableCommand {
                 (r.sounds ?? []).map { s in
                     let t = s.offsetMs / 1000
                     return String(format: "%02d:%02d:%02d.%03d  ", t / 3600, t / 60 % 60, t % 60, s.offsetMs % 1000) + s.name + (s.level.map { " \($0)" } ?? "")
-                        + (s.failed == true ? " FAILED (not heard)" : "")
+                        + (s.text.map { " \"\($0)\"" } ?? "") + (s.failed == true ? " FAILED (not heard)" : "")
                 }.joined(separator: "\n")
             }
         }

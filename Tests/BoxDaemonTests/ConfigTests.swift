@@ -83,7 +83,7 @@ import Testing
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
-        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt)"),
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt, voice)"),
         ("[box]\n\"\" = 1", "box.\"\": unknown key"),
         ("[mqtt]\nenabled = true\nhost = \"hub\"\npassword = \"hunter2\"", "mqtt.password: a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential"),
         ("[mqtt]\nenabled = true", "mqtt.host: is required when mqtt.enabled = true"),
@@ -95,6 +95,11 @@ import Testing
         ("[mqtt]\nenabled = true\nhost = \"hub\"\nbase_topic = \"dosetap/#\"", "mqtt.base_topic: \"dosetap/#\" may hold only letters, digits, _ and - (and / between levels)"),
         ("[mqtt]\nenabled = true\nhost = \"hub\"\nbox_id = \"bed/room\"", "mqtt.box_id: \"bed/room\" may hold only letters, digits, _ and -"),
         ("[mqtt]\nenabled = true\nhost = \"hub\"\nkeepalive_seconds = 2", "mqtt.keepalive_seconds: 2 must be between 5 and 3600 seconds"),
+        ("[voice]\nlanguage = \"klingon\"", "voice.language: espeak-ng has no voice named \"klingon\" (espeak-ng --voices lists them)"),
+        ("[voice]\nclock = \"am/pm\"", "voice.clock: \"am/pm\" must be \"12h\" or \"24h\""),
+        ("[voice]\nvolume = 0", "voice.volume: 0 must be above 0 and at most 1 (or voice.enabled = false)"),
+        ("[voice]\nenabled = \"yes\"", "voice.enabled: must be true or false"),
+        ("[voice]\nspeed = 2", "voice.speed: unknown key (expected one of clock, enabled, language, volume)"),
         ("[mqtt]\nenable = true", "mqtt.enable: unknown key (expected one of base_topic, box_id, discovery_prefix, enabled, host, keepalive_seconds, password_file, port, tls_ca, tls_cert, tls_key, username)"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
@@ -220,6 +225,18 @@ import Testing
         // Only the sections left out: a file's own [buttons] replaces the default button.
         let own = try BoxConfig.parse("[buttons.main]\nline = 5\n", path: "boxd.toml")
         #expect(own.buttons.map(\.name) == ["main"])
+    }
+
+    /// #15's [voice]: on by default at the tones' volume, 12-hour English; each key settable,
+    /// and the core is told what it needs (on or off, 12 or 24 h).
+    @Test func theVoiceSection() throws {
+        let d = try BoxConfig.parse("[audio]\nvolume = 0.5\n", path: "boxd.toml")
+        #expect(d.voice == VoiceConfig() && d.settings().voice == VoiceSettings(enabled: true, clock: .twelveHour))
+        #expect(d.entries.contains { $0.key == "voice.volume" && $0.value == "0.5" })
+        let c = try BoxConfig.parse("[voice]\nlanguage = \"de\"\nclock = \"24h\"\nvolume = 0.3\n", path: "boxd.toml")
+        #expect(c.voice.language == "de" && c.voice.volume == 0.3 && c.settings().voice.clock == .twentyFourHour)
+        let off = try BoxConfig.parse("[voice]\nenabled = false\nlanguage = \"klingon\"\n", path: "boxd.toml")
+        #expect(off.settings().voice.enabled == false, "off is off, whatever the language")
     }
 
     @Test func wholeSecondsMayBeWrittenAsFloats() throws {

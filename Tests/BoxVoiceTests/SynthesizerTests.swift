@@ -8,9 +8,13 @@ import Testing
 @Suite(.serialized) struct SynthesizerTests {
     static func seconds(_ r: (samples: [Int16], sampleRate: Int)) -> Double { Double(r.samples.count) / Double(r.sampleRate) }
     static func peak(_ s: [Int16]) -> Double { Double(s.map { abs(Int($0)) }.max() ?? 0) / Double(Int16.max) }
+    /// The remaining-time warning's sentence, `minutesLeft` before the close.
+    static func warning(_ minutesLeft: Double) -> String {
+        Speech.alert(AlarmStep(offset: .minutes(DoseConstants.box.window.closeMin - minutesLeft), kind: .remainingWarning, level: .critical))
+    }
 
     @Test func aWarningIsSpeechOfPlausibleLengthAndLevel() throws {
-        let text = try #require(Speech.milestone(minutesLeft: 5))  // "Dose window closing in 5 minutes."
+        let text = Self.warning(5)  // "Dose window closing in 5 minutes."
         let r = try Synthesizer.shared.synthesize(text)
         #expect(r.sampleRate == 22050)
         // Six words at espeak-ng's 175 words a minute: about two seconds, not silence, not a click.
@@ -22,8 +26,8 @@ import Testing
     }
 
     @Test func thePhonemesTellTheSentencesApart() throws {
-        let five = try Synthesizer.shared.phonemes(try #require(Speech.milestone(minutesLeft: 5)))
-        let fifteen = try Synthesizer.shared.phonemes(try #require(Speech.milestone(minutesLeft: 15)))
+        let five = try Synthesizer.shared.phonemes(Self.warning(5))
+        let fifteen = try Synthesizer.shared.phonemes(Self.warning(15))
         #expect(five != fifteen)
         // espeak-ng's own phoneme names: "d'oUs w'IndoU kl'oUzIN In f'Ifti:n m'InIts".
         #expect(five.contains("f'aIv") && !five.contains("f'Ifti:n"), "\(five)")

@@ -43,15 +43,25 @@ import Testing
         #expect(Speech.recorded(.dose1, at: Harness.start.wall, in: zone, style: .twelveHour) == "Dose 1 taken at 10:00 PM.")
     }
 
-    @Test func theWindowsMilestonesAreTheSeeds() {
-        // Window open (90 min before the close), −30, −15, −5, −1 and the close; nothing else.
-        #expect(Speech.milestone(minutesLeft: 90) == "Dose window open. Take Dose 2 now.")
-        #expect(Speech.milestone(minutesLeft: 30) == "Dose window closing in 30 minutes.")
-        #expect(Speech.milestone(minutesLeft: 5) == "Dose window closing in 5 minutes.")
-        #expect(Speech.milestone(minutesLeft: 1) == "Dose window closing in 1 minute.")
-        #expect(Speech.milestone(minutesLeft: 0) == "Dose window closed.")
-        let spoken = stride(from: 0.0, through: 120, by: 0.5).filter { Speech.milestone(minutesLeft: $0) != nil }
-        #expect(spoken == [0, 1, 5, 15, 30, 90])
+    @Test func everyAlertOfThePlanSaysItsMilestone() {
+        // SSOT 2.4.3: window open, −30, −15, −5, −1 and the close; the hard stops (−2, −0.5)
+        // and the wake alarm say how long is left. At target 165 the plan is:
+        let said = AlarmPlan.make(targetMinutes: 165, rules: .box).steps.map { "\($0.offset.minutes) \(Speech.alert($0))" }
+        #expect(said == [
+            "150.0 Dose window open. Take Dose 2 now.",
+            "160.0 Time for Dose 2. 1 hour 20 minutes left.",
+            "165.0 Time for Dose 2. 1 hour 15 minutes left.",
+            "167.0 Time for Dose 2. 1 hour 13 minutes left.",
+            "169.0 Time for Dose 2. 1 hour 11 minutes left.",
+            "171.0 Time for Dose 2. 1 hour 9 minutes left.",
+            "210.0 Dose window closing in 30 minutes.",
+            "225.0 Dose window closing in 15 minutes.",
+            "235.0 Dose window closing in 5 minutes.",
+            "238.0 Dose window closing in 2 minutes.",
+            "239.0 Dose window closing in 1 minute.",
+            "239.5 Dose window closing in less than a minute.",
+            "240.0 Dose window closed.",
+        ], "\(said)")
     }
 
     @Test func refusalsAreTheSeedsTextWithTheButtonsWords() {

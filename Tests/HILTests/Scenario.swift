@@ -25,6 +25,7 @@ struct Scenario {
     let rig: BoxRig
     var last: BoxRig.Result?
     var soundsSeen = 0
+    var speechSeen = 0
     var remembered: [String: String] = [:]
 
     init(_ text: String, rig: BoxRig) {
@@ -130,6 +131,7 @@ struct Scenario {
         case "restart":
             try rig.launch()
             soundsSeen = 0 // a new process starts a new sound log
+            speechSeen = 0
         case "down-for":
             // While boxd is down, time passes: move the saved simulated clock (same boot).
             guard !rig.isAlive, let ms = DurationText.parseMilliseconds(try Self.arg(w, 1, "DURATION")) else { throw Failure(description: "down-for needs a killed box and a duration") }
@@ -179,13 +181,23 @@ struct Scenario {
     }
 
     /// Sounds since the last sound check. One the player failed to play has the level "failed".
+    /// A sentence said is not a sound here: `expect said` reads those.
     mutating func newSounds() throws -> [(name: String, level: String?)] {
+        try newEntries(&soundsSeen).filter { $0["name"] as? String != "speech" }
+            .map { ($0["name"] as? String ?? "?", $0["failed"] as? Bool == true ? "failed" : $0["level"] as? String) }
+    }
+
+    /// Sentences said since the last `expect said`.
+    mutating func newSpeech() throws -> [String] {
+        try newEntries(&speechSeen).compactMap { $0["name"] as? String == "speech" ? $0["text"] as? String : nil }
+    }
+
+    func newEntries(_ seen: inout Int) throws -> [[String: Any]] {
         let r = try rig.boxctl(["sim", "sounds", "--json"])
         guard let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any],
               let list = obj["sounds"] as? [[String: Any]] else { throw Failure(description: "sim sounds --json: \(r.out)\(r.err)") }
-        let all = list.map { ($0["name"] as? String ?? "?", $0["failed"] as? Bool == true ? "failed" : $0["level"] as? String) }
-        defer { soundsSeen = all.count }
-        return Array(all.dropFirst(soundsSeen))
+        defer { seen = list.count }
+        return Array(list.dropFirst(seen))
     }
 
     func exportedDoses() throws -> [[String: String]] {
@@ -233,6 +245,10 @@ struct Scenario {
             let want = Array(w.dropFirst())
             let got = zip(new, want).map { n, x in x.contains("/") || n.hasSuffix("/failed") ? n : String(n.split(separator: "/").first ?? "") }
             guard new.count == want.count, got == want else { throw fail("new sounds: \(new)") }
+        case "said":
+            let needle = Self.rest(of: raw, after: "said")
+            let new = try newSpeech()
+            guard new.contains(where: { $0.contains(needle) }) else { throw fail("said: \(new)") }
         case "silence":
             let new = try newSounds()
             guard new.isEmpty else { throw fail("new sounds: \(new.map(\.name))") }

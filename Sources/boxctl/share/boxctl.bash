@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune support-bundle watch config target doctor test sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune support-bundle watch config target doctor test say-status sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -840,6 +840,24 @@ _boxctl_test() {
     '--in')
         return
         ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_say-status() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
     '--socket')
         return
         ;;

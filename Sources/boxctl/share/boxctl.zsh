@@ -71,7 +71,8 @@ _boxctl() {
             'config:The active configuration.'
             'target:Set the target interval for Dose 2 (165, 180, 195, 210, 225 minutes). Needs --confirm.'
             'doctor:Check buttons, audio, the night log, time sync and the socket; one pass/fail line each.'
-            'test:Show an LED pattern or play a sound, for setting up hardware.'
+            'test:Show an LED pattern, play a sound or hear the voice, for setting up hardware.'
+            'say-status:Say the status aloud through the box'\''s speaker, as a hold on the button does.'
             'sim:Drive a simulated box (boxd --hardware sim --clock sim:…).'
             'help:Show subcommand help information.'
         )
@@ -79,7 +80,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -593,6 +594,19 @@ _boxctl_test() {
     return "${ret}"
 }
 
+_boxctl_say-status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _boxctl_sim() {
     local -i ret=1
     local -ar arg_specs=(
@@ -610,7 +624,7 @@ _boxctl_sim() {
             'advance:Move the sim clock (150m, 30s, 1h5m); every timer due on the way fires in order.'
             'clock-step:Step the wall clock only, as NTP does (-1h, +1d). Elapsed time does not change.'
             'led:The LED'\''s colour and pattern now.'
-            'sounds:The sounds played so far: offset, name, level.'
+            'sounds:The sounds played and sentences said so far: offset, name, level or words.'
             'fault:Simulate a fault: log-readonly, audio-fail, audio-ok.'
         )
         _describe -V subcommand subcommands && ret=0
