@@ -262,8 +262,7 @@ final class Engine: Sendable {
         var outcome = Outcome.finished
         var cycle: [Int16] = []
         switch request.content {
-        case .speech(let clip):
-            _ = clip
+        case .speech:
             switch write(request.samples(volume: request.volume), to: pcm, id: request.id, progress: &progress, request: request) {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
@@ -423,6 +422,6 @@ extension Engine.State {
 extension Request {
     func samples(volume: Double) -> [Int16] {
         guard case .speech(let clip) = content else { return [] }
-        return clip.samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
+        return clip.samples(volume: volume)
     }
 }

@@ -72,6 +72,11 @@ public struct SpeechClip: Sendable, Hashable {
         self.text = text
         self.samples = samples
     }
+
+    /// The samples at `volume` (0…1), scaled in software as the tones are.
+    public func samples(volume: Double) -> [Int16] {
+        samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
+    }
 }
 
 /// Makes a sentence into sound, on the box (espeak-ng: `BoxVoice`).

@@ -53,6 +53,19 @@ public final class WavSink: TonePlayer {
         var spoken: [SpeechLogEntry] = []
         var stops: [Duration] = []
         var frames = 0
+
+        /// Appends to the WAV file. A write that fails keeps the log going (the log is what
+        /// tests check) and reports the broken file.
+        mutating func append(_ samples: [Int16]) {
+            guard let w = writer else { return }
+            do {
+                try w.append(samples)
+                frames += samples.count
+            } catch {
+                writeFault = "WAV sink cannot write \(w.path): \(error)"
+                writer = nil
+            }
+        }
     }
 
     public let path: String?
@@ -84,15 +97,7 @@ public final class WavSink: TonePlayer {
         state.withLock { s in
             guard !s.failing else { return }
             s.log.append(SoundLogEntry(at: at, sound: sound, volume: volume, repeatFor: repeatFor))
-            guard let writer = s.writer else { return }
-            do {
-                try writer.append(samples)
-                s.frames += samples.count
-            } catch {
-                // Keep logging (the log is what tests check) but report the broken file.
-                s.writeFault = "WAV sink cannot write \(writer.path): \(error)"
-                s.writer = nil
-            }
+            s.append(samples)
         }
     }
 
@@ -100,18 +105,11 @@ public final class WavSink: TonePlayer {
     /// move while it plays, so nothing overtakes it here.
     public func say(_ clip: SpeechClip, volume: Double) {
         let at = clock()
-        let samples = clip.samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
+        let samples = clip.samples(volume: volume)
         state.withLock { s in
             guard !s.failing else { return }
             s.spoken.append(SpeechLogEntry(at: at, text: clip.text, frames: samples.count, peak: samples.map { abs(Int($0)) }.max() ?? 0))
-            guard let writer = s.writer else { return }
-            do {
-                try writer.append(samples)
-                s.frames += samples.count
-            } catch {
-                s.writeFault = "WAV sink cannot write \(writer.path): \(error)"
-                s.writer = nil
-            }
+            s.append(samples)
         }
     }
 

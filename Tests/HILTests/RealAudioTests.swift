@@ -10,17 +10,9 @@ import Testing
     /// run in real time, so the captured WAV holds the tones back to back rather than at
     /// their planned offsets; the offsets are checked on the sound log of the same run.
     @Test func aNightThroughRealAlsaLib() throws {
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("alsa-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: capture) }
-        let wav = capture.appendingPathComponent("capture.wav")
-        let conf = capture.appendingPathComponent("asound.conf")
-        try """
-        pcm.!default { type file; slave { pcm { type null } }; file "\(wav.path)"; format "wav" }
-        """.write(to: conf, atomically: true, encoding: .utf8)
-
-        let rig = try BoxRig(args: ["--audio", "alsa:default"], environment: ["ALSA_CONFIG_PATH": conf.path])
-        defer { rig.cleanup() }
+        let capture = try ALSAFileCapture()
+        defer { capture.cleanup() }
+        let rig = capture.rig, wav = capture.wav
         var s = Scenario("""
         press dose
         advance 150m
@@ -82,5 +74,29 @@ import Testing
             .flatMap { Double($0.replacingOccurrences(of: " ms", with: "").trimmingCharacters(in: .whitespacesAndNewlines)) }
         let error = try #require(ms, "no onset figure in: \(r.out)")
         #expect(abs(error) <= 50, "onset error \(error) ms")
+    }
+}
+
+/// boxd on real alsa-lib whose `default` PCM is the `file` plugin over a `null` slave (through
+/// ALSA_CONFIG_PATH): what boxd plays lands in `wav`, whose header is written when boxd stops.
+struct ALSAFileCapture {
+    let dir: URL
+    let wav: URL
+    let rig: BoxRig
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("alsa-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        wav = dir.appendingPathComponent("capture.wav")
+        let conf = dir.appendingPathComponent("asound.conf")
+        try """
+        pcm.!default { type file; slave { pcm { type null } }; file "\(wav.path)"; format "wav" }
+        """.write(to: conf, atomically: true, encoding: .utf8)
+        rig = try BoxRig(args: ["--audio", "alsa:default"], environment: ["ALSA_CONFIG_PATH": conf.path])
+    }
+
+    func cleanup() {
+        rig.cleanup()
+        try? FileManager.default.removeItem(at: dir)
     }
 }

@@ -58,16 +58,9 @@ import Testing
     /// sentence boxd logged, at the voice's volume: the right sentence, of plausible length
     /// and level.
     @Test func aSpokenStatusThroughRealAlsaLib() throws {
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("voice-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: capture) }
-        let wav = capture.appendingPathComponent("capture.wav")
-        let conf = capture.appendingPathComponent("asound.conf")
-        try """
-        pcm.!default { type file; slave { pcm { type null } }; file "\(wav.path)"; format "wav" }
-        """.write(to: conf, atomically: true, encoding: .utf8)
-        let rig = try BoxRig(args: ["--audio", "alsa:default"], environment: ["ALSA_CONFIG_PATH": conf.path])
-        defer { rig.cleanup() }
+        let capture = try ALSAFileCapture()
+        defer { capture.cleanup() }
+        let rig = capture.rig, wav = capture.wav
         var s = Scenario("""
         press dose
         advance 199m
@@ -79,8 +72,7 @@ import Testing
         let said = "Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 40 minutes left."
         // Give the audio thread the sentence's length to write it out, then stop boxd cleanly
         // (the WAV header is written on close).
-        let expected = try EspeakVoice(language: "en").clip(said, sampleRate: ToneSynth.defaultSampleRate).samples
-            .map { Int16(clamping: Int((Double($0) * 0.8).rounded())) }
+        let expected = try EspeakVoice(language: "en").clip(said, sampleRate: ToneSynth.defaultSampleRate).samples(volume: 0.8)
         // `test voice` waits until its own sentence is written: the status's, before it, is too.
         let test = try rig.boxctl(["test", "voice"])
         #expect(test.exit == 0, "\(test.err)")
