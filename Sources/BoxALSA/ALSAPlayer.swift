@@ -12,6 +12,8 @@ import Synchronization
 ///   `plug:dmix` device to share the card; "default" depends on whoever is logged in.
 /// - Output is S16_LE mono at `sampleRate`, through a ~100 ms buffer. Volume is applied to the
 ///   samples (ToneSynth), so no mixer control is touched.
+/// - `say` queues a sentence behind what plays (an alarm: its whole ring; the alarm is never
+///   paused for speech); a later `play` or `stop` drops it and `onSpeechDropped` says so.
 /// - `play` returns at once and replaces the current sound; `stop` silences within about
 ///   one period (~25 ms) plus one 20 ms chunk: the thread writes small chunks and checks
 ///   between them, then drops what is buffered.

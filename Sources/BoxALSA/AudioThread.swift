@@ -49,7 +49,6 @@ struct Request: Sendable {
 
     var sound: Sound? { if case .tone(let s) = content { s } else { nil } }
     var text: String? { if case .speech(let c) = content { c.text } else { nil } }
-    var name: String { sound.map { "\($0)" } ?? "speech" }
 
     func framesLeft(at now: ContinuousClock.Instant, sampleRate: Int) -> Int {
         guard loops, let repeatFor else { return .max }
@@ -73,10 +72,9 @@ final class Engine: Sendable {
         var fault: String?
         var lastStart: (sound: Sound, at: ContinuousClock.Instant)?
         var lastSpeechStart: (text: String, at: ContinuousClock.Instant)?
-        /// Sentences waiting for the sound before them to end, in order.
+        /// Sentences waiting for the sound before them to end, in order. An alarm ends when it
+        /// has rung its time; one stopped (answered) takes them with it.
         var speech: [Request] = []
-        /// A sentence to say between an alarm's first cycle and its next (the alarm's id).
-        var interlude: (alarm: UInt64, request: Request)?
         var recoveries = 0
         var shutdown = false
         /// A `play` arrived: try the device now rather than at the next retry.
@@ -115,8 +113,8 @@ final class Engine: Sendable {
         return completion
     }
 
-    /// A sentence after what plays now: at once when idle, after a one-shot sound, between an
-    /// alarm's first cycle and the next.
+    /// A sentence after what plays now: at once when idle, else once the sound (an alarm: its
+    /// whole ring) is over. The alarm always wins: it is never paused for speech.
     func say(_ clip: SpeechClip, volume: Double) -> Completion {
         let completion = Completion()
         let refused: Bool = state.withLock { s in
@@ -124,8 +122,8 @@ final class Engine: Sendable {
             let request = Request(id: s.nextID, content: .speech(clip), volume: volume, loops: false, repeatFor: nil,
                                   requestedAt: .now, completion: completion)
             s.nextID += 1
-            if let playing = s.wanted {
-                if playing.loops, s.interlude == nil { s.interlude = (playing.id, request) } else { s.speech.append(request) }
+            if s.wanted != nil {
+                s.speech.append(request)
             } else {
                 s.wanted = request
                 s.retryNow = true
@@ -281,21 +279,8 @@ final class Engine: Sendable {
                 if isInterrupted(outcome) { break }
             }
         }
-        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep. A sentence
-        // for this alarm (its milestone) is said after the first cycle, then the alarm goes on.
+        // Whole cycles while time is left: an alarm ends on a rest, never mid-beep.
         while request.loops && written < budget && !cycle.isEmpty && !isInterrupted(outcome) {
-            if let interlude = takeInterlude(of: request.id) {
-                let samples = interlude.samples(volume: interlude.volume)
-                var said = Progress()
-                switch write(samples, to: pcm, id: request.id, progress: &said, request: interlude) {
-                case .ok: interlude.completion.finish(nil)
-                case .interrupted:
-                    interlude.completion.finish("dropped: interrupted")
-                    outcome = .interrupted
-                    continue
-                case .failed(let message): return .failed(message)
-                }
-            }
             switch write(cycle, to: pcm, id: request.id, progress: &progress, request: request) {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
@@ -310,15 +295,6 @@ final class Engine: Sendable {
         }
         pcm.reset()
         return outcome
-    }
-
-    /// The sentence waiting between this alarm's cycles, if any (taken: said once).
-    private func takeInterlude(of alarm: UInt64) -> Request? {
-        state.withLock { s in
-            guard let i = s.interlude, i.alarm == alarm else { return nil }
-            s.interlude = nil
-            return i.request
-        }
     }
 
     private func isInterrupted(_ outcome: Outcome) -> Bool {
@@ -381,15 +357,10 @@ final class Engine: Sendable {
         }
     }
 
-    /// The request is over: the next sentence waiting (an alarm's unsaid interlude first)
-    /// takes its place.
+    /// The request is over: the next sentence waiting takes its place.
     private func finish(_ request: Request, _ message: String?) {
         let dropped: [Request] = state.withLock { s in
             guard s.wanted?.id == request.id else { return [] }
-            if let i = s.interlude, i.alarm == request.id {
-                s.interlude = nil
-                s.speech.insert(i.request, at: 0)
-            }
             // A one-shot that could not play (no device) takes its sentences with it: late
             // speech about a sound nobody heard would mislead.
             if message != nil, request.sound != nil {
@@ -411,11 +382,8 @@ final class Engine: Sendable {
 extension Engine.State {
     /// Every sentence waiting, taken out (a newer sound or a stop overtook them).
     mutating func takeSpeech() -> [Request] {
-        defer {
-            speech = []
-            interlude = nil
-        }
-        return speech + [interlude?.request].compactMap { $0 }
+        defer { speech = [] }
+        return speech
     }
 }
 

@@ -195,13 +195,15 @@ public final class Daemon: Sendable {
     static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {
         let wavURL = options.stateDirectory.appendingPathComponent("sounds.wav")
         let offset: @Sendable () -> Duration = { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
+        // An alarm or a stop won over a sentence: the journal says which was not said.
+        let dropped: @Sendable (String, String) -> Void = { text, why in logger.notice("speech dropped (\(why)): \(text)") }
         switch options.audio {
         case .wav: return WavSink(path: wavURL.path, clock: offset)
-        case .alsa(let device): return ALSAPlayer(device: device)
+        case .alsa(let device): return ALSAPlayer(device: device, onSpeechDropped: dropped)
         case .config:
             // Simulated hardware writes sound to a WAV file unless told otherwise.
             if options.hardware == .sim { return WavSink(path: wavURL.path, clock: offset) }
-            return ALSAPlayer(device: config.audioDevice)
+            return ALSAPlayer(device: config.audioDevice, onSpeechDropped: dropped)
         }
     }
 

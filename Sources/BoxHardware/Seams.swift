@@ -45,8 +45,8 @@ public protocol LEDOutput: Sendable {
 /// passed, other sounds play once.
 ///
 /// Speech (`say`) goes through the same player, one device and one fault path, and never
-/// hides a tone: it waits until the sound before it has played (an alarm: its first cycle,
-/// then the alarm goes on), and a later `play` or a `stop` drops it (`onSpeechDropped`).
+/// hides a tone: it waits until the sound before it has played (an alarm: its whole ring),
+/// and a later `play` or a `stop` drops it (`onSpeechDropped`).
 public protocol TonePlayer: Sendable {
     func play(_ sound: Sound, volume: Double, repeatFor: Duration?)
     func say(_ clip: SpeechClip, volume: Double)

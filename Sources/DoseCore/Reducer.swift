@@ -42,11 +42,18 @@ struct Run {
            now.elapsed(since: p.since) >= .seconds(rules.gestures.confirmationWindowS) {
             state.pending = nil // timed out: records nothing
         }
+        var rungOut: AlarmStep?
         if let ringing = state.ringing, now.elapsed(since: ringing.since) >= settings.ringTime {
             state.ringing = nil
             effects.append(.stopSound)
+            rungOut = ringing.step
         }
         ringDueAlarms()
+        // The alarm wins: an alert's words come once it has rung out, with the time left now,
+        // and not at all when the next alert rings in its place.
+        if let rungOut, state.ringing == nil, let elapsed = state.elapsedSinceDose1(at: now) {
+            speak(Speech.alert(rungOut.kind, elapsed: elapsed, rules: rules))
+        }
         announceCaregiverSteps()
     }
 
@@ -68,7 +75,6 @@ struct Run {
         step.level = due.map(\.level).max() ?? step.level
         state.ringing = Ringing(step: step, since: now)
         effects.append(.play(.alarm(step.kind, step.level)))
-        speak(Speech.alert(step, rules: rules))
         announce(.alarmRang, alert: step.kind, level: step.level)
     }
 

@@ -105,18 +105,20 @@ public enum Speech {
             case .confirmationCancelled: return "Cancelled. Nothing recorded."
             case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
             case .checkedIn: return "Check-in saved. Good morning."
-            case .status: return status(state, at: now, style: style)
-            case .doubtEntered, .nightRestored, .alarmStopped, .targetSet, .acknowledged, .faultChanged, .supplyChanged:
+            case .status, .alarmStopped: return status(state, at: now, style: style)
+            case .doubtEntered, .nightRestored, .targetSet, .acknowledged, .faultChanged, .supplyChanged:
                 return nil
             }
         }
     }
 
-    /// What an alert says after its tone: the seed's milestones (window open, closing in 30,
-    /// 15, 5, 1 min and the hard stops, closed) and, for the wake alarm, what it wants.
-    public static func alert(_ step: AlarmStep, rules: DoseConstants = .box) -> String {
-        let left = Duration.minutes(rules.window.closeMin) - step.offset
-        switch step.kind {
+    /// What an alert says after its tone, `elapsed` after Dose 1 (when it has rung out): the
+    /// seed's milestones (window open, closing in 30, 15, 5, 1 min and the hard stops, closed)
+    /// and, for the wake alarm, what it wants; the time left is the time left then.
+    public static func alert(_ kind: AlertKind, elapsed: Duration, rules: DoseConstants = .box) -> String {
+        let left = Duration.minutes(rules.window.closeMin) - elapsed
+        if left <= .zero, kind != .windowOpen { return "Dose window closed." }
+        switch kind {
         case .windowOpen: return "Dose window open. Take Dose 2 now."
         case .preAlarm, .mainAlarm, .followUp: return "Time for Dose 2. \(duration(left).capitalizedFirst) left."
         case .remainingWarning, .hardStop: return "Dose window closing in \(duration(left))."

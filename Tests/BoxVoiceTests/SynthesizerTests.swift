@@ -10,7 +10,7 @@ import Testing
     static func peak(_ s: [Int16]) -> Double { Double(s.map { abs(Int($0)) }.max() ?? 0) / Double(Int16.max) }
     /// The remaining-time warning's sentence, `minutesLeft` before the close.
     static func warning(_ minutesLeft: Double) -> String {
-        Speech.alert(AlarmStep(offset: .minutes(DoseConstants.box.window.closeMin - minutesLeft), kind: .remainingWarning, level: .critical))
+        Speech.alert(.remainingWarning, elapsed: .minutes(DoseConstants.box.window.closeMin - minutesLeft))
     }
 
     @Test func aWarningIsSpeechOfPlausibleLengthAndLevel() throws {

@@ -45,8 +45,10 @@ import Testing
 
     @Test func everyAlertOfThePlanSaysItsMilestone() {
         // SSOT 2.4.3: window open, −30, −15, −5, −1 and the close; the hard stops (−2, −0.5)
-        // and the wake alarm say how long is left. At target 165 the plan is:
-        let said = AlarmPlan.make(targetMinutes: 165, rules: .box).steps.map { "\($0.offset.minutes) \(Speech.alert($0))" }
+        // and the wake alarm say how long is left. At target 165, each step's words at its own
+        // moment (the box says them once the alarm has rung out, with the time left then):
+        let said = AlarmPlan.make(targetMinutes: 165, rules: .box).steps
+            .map { "\($0.offset.minutes) \(Speech.alert($0.kind, elapsed: $0.offset))" }
         #expect(said == [
             "150.0 Dose window open. Take Dose 2 now.",
             "160.0 Time for Dose 2. 1 hour 20 minutes left.",

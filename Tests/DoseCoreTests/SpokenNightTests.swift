@@ -44,23 +44,41 @@ import Testing
         #expect(Self.heard(h.lastEffects) == ["play:status", "say:Dose 1 at 10:00 PM. Dose 2 from 12:30 AM, in 1 hour 12 minutes."])
     }
 
-    @Test func everyAlertOfTheNightIsSaidAfterItsTone() {
+    @Test func everyAlertIsSaidOnceItHasRungOutNeverOverIt() {
         var h = Harness()
         h.takeDose1()
         var said: [String] = []
-        for m in stride(from: 149.0, through: 241, by: 0.5) {
+        for m in stride(from: 149.0, through: 242, by: 0.5) {
             h.at(minutesAfterDose1: m)
             let heard = Self.heard(h.lastEffects)
-            // A sentence only right after an alarm's tone.
+            // The alarm wins: words only after it stopped, never in a transition that rings one.
             for (i, e) in heard.enumerated() where e.hasPrefix("say:") {
-                #expect(i > 0 && heard[i - 1].hasPrefix("play:"), "\(heard)")
+                #expect(i > 0 && heard[i - 1] == "stop", "\(heard)")
                 said.append("\(m) \(e.dropFirst(4))")
             }
         }
-        #expect(said.first == "150.0 Dose window open. Take Dose 2 now.")
-        #expect(said.contains("235.0 Dose window closing in 5 minutes."))
-        #expect(said.last == "240.0 Dose window closed.")
-        #expect(said.count == AlarmPlan.make(targetMinutes: 165, rules: .box).steps.count)
+        // Each alert rings 60 s; its words come then, with the time left then. Alerts a minute
+        // apart or less (238, 239, 239.5) are cut short by the next and say nothing over it.
+        #expect(said == [
+            "151.0 Dose window open. Take Dose 2 now.",
+            "161.0 Time for Dose 2. 1 hour 19 minutes left.",
+            "166.0 Time for Dose 2. 1 hour 14 minutes left.",
+            "168.0 Time for Dose 2. 1 hour 12 minutes left.",
+            "170.0 Time for Dose 2. 1 hour 10 minutes left.",
+            "172.0 Time for Dose 2. 1 hour 8 minutes left.",
+            "211.0 Dose window closing in 29 minutes.",
+            "226.0 Dose window closing in 14 minutes.",
+            "236.0 Dose window closing in 4 minutes.",
+            "241.0 Dose window closed.",
+        ], "\(said)")
+    }
+
+    @Test func aHoldThatStopsAnAlarmSaysTheStatus() {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 210)
+        h.press(.hold)
+        #expect(Self.heard(h.lastEffects) == ["stop", "say:Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 30 minutes left."])
     }
 
     @Test func refusalsAndConfirmationsAreSaid() {
