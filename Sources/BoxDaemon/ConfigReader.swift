@@ -126,6 +126,12 @@ struct Reader {
     mutating func string(_ t: TOMLTable?, _ p: String, _ n: String, default d: String) throws(ConfigError) -> String {
         try value(t, p, n, default: d, { $0.string }, "a string")
     }
+    /// `P.volume`: above 0 and at most 1 (default 0.8); `why` ends the refusal's text.
+    mutating func volume(_ t: TOMLTable?, _ p: String, unless why: String) throws(ConfigError) -> Double {
+        let volume = try number(t, p, "volume", default: 0.8)
+        guard volume > 0, volume <= 1 else { throw ConfigError("\(p).volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (\(why))") }
+        return volume
+    }
     mutating func bool(_ t: TOMLTable?, _ p: String, _ n: String, default d: Bool) throws(ConfigError) -> Bool {
         try value(t, p, n, default: d, { $0.bool }, "true or false")
     }
@@ -208,10 +214,7 @@ struct Reader {
         let ledActiveLow = try bool(led, "led", "active_low", default: false)
         let device = try string(audio, "audio", "device", default: "default")
         guard !device.isEmpty else { throw ConfigError("audio.device", "must not be empty") }
-        let volume = try number(audio, "audio", "volume", default: 0.8)
-        guard volume > 0, volume <= 1 else {
-            throw ConfigError("audio.volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (0 would make the alarms silent)")
-        }
+        let volume = try volume(audio, "audio", unless: "0 would make the alarms silent")
 
         let caregiverLink = try mqtt()
         let voice = try voiceSection()
@@ -244,13 +247,7 @@ extension Reader {
         if let t { try checkKeys(t, "voice", allowed: Self.known["voice"]!) }
         var v = VoiceConfig()
         v.enabled = try bool(t, "voice", "enabled", default: true)
-        if t?["volume"] != nil {
-            let volume = try number(t, "voice", "volume", default: 0.8)
-            guard volume > 0, volume <= 1 else {
-                throw ConfigError("voice.volume", "\(DoseConstants.number(volume)) must be above 0 and at most 1 (or voice.enabled = false)")
-            }
-            v.volume = volume
-        }
+        if t?["volume"] != nil { v.volume = try volume(t, "voice", unless: "or voice.enabled = false") }
         let clock = try string(t, "voice", "clock", default: "12h")
         guard let style = Speech.ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
         v.clock = style

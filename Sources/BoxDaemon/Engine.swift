@@ -276,8 +276,12 @@ public actor Engine {
     func say(_ text: String) {
         guard let voice else { return }
         voice.say(text)
-        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil,
-                                    failed: hardware.audio.fault != nil, text: text))
+        logSpeech(text, failed: hardware.audio.fault != nil)
+    }
+
+    /// A sentence in the sound log (`boxctl sim sounds`), beside the tones.
+    func logSpeech(_ text: String, failed: Bool) {
+        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil, failed: failed, text: text))
     }
 
     var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }

@@ -36,8 +36,7 @@ extension Engine {
         }
         let text = what == .status ? Speech.status(state, at: clock.now(), style: state.settings.voice.clock) : Speech.voiceTest
         let said = await voice.sayAndWait(text)
-        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil,
-                                    failed: said.problem != nil, text: text))
+        logSpeech(text, failed: said.problem != nil)
         refreshHealth()
         if let problem = said.problem { return .failed(code: "503_AUDIO", message: "Not said: \(problem)", status: nil) }
         let cost = String(format: "synthesis %.0f ms", said.synthesis.seconds * 1000)

@@ -84,7 +84,7 @@ public enum Speech {
     /// heard, an alarm stopped).
     public static func answer(_ outcome: Outcome, state: BoxState, at now: Moment) -> String? {
         let zone = state.settings.timeZone, style = state.settings.voice.clock
-        let hold = "Hold the button for \(DoseConstants.number(Double(state.settings.rules.gestures.confirmHoldMs) / 1000)) seconds"
+        let hold = holdToConfirm(state.settings.rules).capitalizedFirst
         switch outcome {
         case .ignored: return nil
         case .refused(let r): return refusal(r, in: zone, style: style)
@@ -126,10 +126,15 @@ public enum Speech {
         }
     }
 
+    /// The confirm gesture in words: "hold the button for 2 seconds".
+    static func holdToConfirm(_ rules: DoseConstants) -> String {
+        "hold the button for \(DoseConstants.number(Double(rules.gestures.confirmHoldMs) / 1000)) seconds"
+    }
+
     /// A refusal as it is said: the seed's text, with the command line's hints in words for a
     /// hand on the button.
     public static func refusal(_ r: Refusal, in zone: TimeZone, style: ClockStyle = .twelveHour) -> String {
-        let hold = "hold the button for \(DoseConstants.number(Double(DoseConstants.box.gestures.confirmHoldMs) / 1000)) seconds"
+        let hold = holdToConfirm(.box)
         return r.message(timeZone: zone, time: { time($0, in: zone, style) })
             .replacingOccurrences(of: " (--confirm)", with: "; \(hold) to confirm")
             .replacingOccurrences(of: "add --confirm", with: hold)
