@@ -701,7 +701,12 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
                   int(170 * per_min) + 30)
     check(rang is not None, problems, "the main alarm's notice did not reach the feed")
     e2 = parse_edges(g.ssh("vbox press 150").stdout)
-    time.sleep(3)
+    # The capture says when it holds what is checked: the Dose 2 chime's last note (G5) as its
+    # TONE line comes, then any alarm tone after it, which must not come, for two alarm cycles.
+    chimed = follow(g, "tail -n +1 -f /run/vbox/s1.cap", tone_line(after=e2[-1][0], notes=("G5",)), 15)
+    check(chimed is not None, problems, "the Dose 2 chime's last note did not reach the capture")
+    if chimed:
+        follow(g, "tail -n +1 -f /run/vbox/s1.cap", tone_line(after=parse_kv(chimed)["off"], notes=("C6", "F6", "A5", "E5")), 3)
     cap, led_text = split_watch(g.ssh("vbox unwatch s1").stdout)
     (RUN / "s1-capture.txt").write_text(cap + "--- led" + led_text + f"\nedges1 {e1}\nedges2 {e2}\n")
     st2 = json.loads(subprocess.run(g.ssh_args("sleeper") + ["boxctl status --json"], capture_output=True, text=True).stdout or "{}")
@@ -765,7 +770,8 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     clocks = parse_kv(g.ssh("vbox-helper clocks").stdout)
     due_mono = dose1 + WINDOW_OPEN_S - (clocks["real"] - clocks["mono"])
     st = status_json(g)
-    time.sleep(max(0, due_mono - clocks["mono"] + 4))
+    # Until the window_open tone itself is in the capture (its TONE line, as it comes).
+    follow(g, "tail -n +1 -f /run/vbox/s1b.cap", tone_line(after=due_mono - 5, notes=("E5",)), int(max(0, due_mono - clocks["mono"])) + 15)
     cap_b, _ = split_watch(g.ssh("vbox unwatch s1b").stdout)
     (RUN / "s1-realclock.txt").write_text(seed + cap_b)
     wo = first(parse_tones(cap_b), lambda t: t["note"] == "E5" and t["on"] > due_mono - 5)
@@ -809,8 +815,9 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     trials, spurious, doses = 20, 0, []
     for k in range(trials):
         slow = " --env LD_PRELOAD=/usr/local/lib/vbox/slowsync.so" if k % 2 else ""
+        # `vbox fresh` returns at READY=1, which boxd sends after it requested the lines and
+        # started reading their edges: the kernel queues every edge from here on.
         g.ssh(f"vbox fresh --flags '--clock fast:{speed}'{slow}")
-        time.sleep(0.8)
         since = g.ssh("date +%s.%N").stdout.strip()
         g.ssh(f"vbox edges {bouncy}")
         time.sleep(1.0)
@@ -1073,6 +1080,16 @@ def journal_wait(g: Guest, unit: str, cursor: str, patterns: list[str], timeout:
         left.difference_update({pat for pat in left if pat in line})
         return not left
     return follow(g, f"journalctl -u {unit} {since} -f -o cat", done, timeout)
+
+
+def tone_line(after: float, notes: tuple[str, ...]) -> Callable[[str], bool]:
+    """For `follow` on a capture: true for a TONE line of one of `notes` starting after `after`."""
+    def done(line: str) -> bool:
+        if not line.startswith("TONE "):
+            return False
+        t = parse_kv(line)
+        return isinstance(t.get("on"), float) and t["on"] > after and note_name(t["hz"]) in notes
+    return done
 
 
 def feed_entry(line: str) -> dict:
