@@ -108,7 +108,7 @@ public actor Engine {
         volume = config.volume
         voice = config.voice.enabled ? hardware.speech.map {
             Voice(synthesizer: $0, player: hardware.audio, volume: config.voice.volume ?? config.volume,
-                  synchronous: clock.isSimulated, logger: logger)
+                  synchronous: clock.isSimulated, waitAhead: Voice.waitAhead(ringSeconds: config.ringSeconds), logger: logger)
         } : nil
         self.logger = logger
         self.clockSynced = clockSynced

@@ -17,6 +17,8 @@ final class Voice: Sendable {
     let player: any TonePlayer
     let volume: Double
     let synchronous: Bool
+    /// How long a sentence asked by boxctl may wait behind what the player is playing.
+    let waitAhead: Duration
     let logger: Logger
     private let queue = DispatchQueue(label: "boxd-voice")
     /// Bumped by every sound and stop: a sentence made for an older one is stale.
@@ -26,13 +28,20 @@ final class Voice: Sendable {
     private let lastFailure = Mutex<String?>(nil)
     static let cacheSize = 32
 
-    init(synthesizer: any SpeechSynthesizer, player: any TonePlayer, volume: Double, synchronous: Bool, logger: Logger) {
+    init(synthesizer: any SpeechSynthesizer, player: any TonePlayer, volume: Double, synchronous: Bool,
+         waitAhead: Duration, logger: Logger) {
         self.synthesizer = synthesizer
         self.player = player
         self.volume = volume
         self.synchronous = synchronous
+        self.waitAhead = waitAhead
         self.logger = logger
     }
+
+    /// Ahead of a sentence there may be an alarm ringing out (the config's ring) and the
+    /// sentences queued behind it (the hold's status is one, about 6 s): the alarm wins, and
+    /// `boxctl say-status` waits for its turn rather than reporting a time-out.
+    static func waitAhead(ringSeconds: Double) -> Duration { .seconds(ringSeconds) + .seconds(30) }
 
     /// A new sound or a stop: sentences not yet handed to the player are stale.
     func overtaken() { generation.add(1, ordering: .sequentiallyConsistent) }
@@ -76,7 +85,8 @@ final class Voice: Sendable {
                     done.resume(returning: Said(problem: player.fault, synthesis: synthesis))
                     return
                 }
-                let problem = alsa.sayBlocking(clip, volume: volume)
+                let length = Duration.seconds(Double(clip.samples.count) / Double(alsa.sampleRate))
+                let problem = alsa.sayBlocking(clip, volume: volume, timeout: length + waitAhead)
                 let start = alsa.lastSpeechStart.flatMap { $0.text == text && $0.at >= asked ? $0.at - asked : nil }
                 done.resume(returning: Said(problem: problem, synthesis: synthesis, firstSample: start))
             }

@@ -86,11 +86,19 @@ struct Connection: ParsableArguments {
 
     func send(_ command: Command) throws -> Reply {
         do {
-            return try ControlClient(path: socket).send(command)
+            return try ControlClient(path: socket, timeout: Self.replyTimeout(command)).send(command)
         } catch {
             FileHandle.standardError.write(Data("\(error)\nIs boxd running? (systemctl status boxd)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
         }
+    }
+
+    /// A sentence is answered once it has been said, which may be behind an alarm ringing out
+    /// and other sentences. boxd bounds that wait itself (ring_seconds, at most 600 s, + 30 s +
+    /// the sentence), so boxctl waits longer than that; everything else answers at once.
+    static func replyTimeout(_ command: Command) -> Duration {
+        if case .say = command { return .seconds(900) }
+        return .seconds(10)
     }
 
     /// What boxd left in settings.json: its time zone and any boxctl target.
