@@ -32,6 +32,8 @@ CONSTANTS = json.loads((REPO / "constants.json").read_text())
 WINDOW_OPEN_S = CONSTANTS["window"]["open_min"] * 60
 # A press held this long is treated as released (a lost release edge), and the button is a fault.
 STUCK_GUARD_S = CONSTANTS["gestures"]["stuck_guard_s"]
+# A press still held this long is a hold, recognised while the button is down.
+HOLD_S = CONSTANTS["gestures"]["hold_ms"] / 1000
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -539,6 +541,45 @@ def parse_tones(text: str) -> list[dict]:
     return tones
 
 
+def parse_speech(text: str) -> list[dict]:
+    """The capture's SPEECH lines: runs of sound the helper told from tones (irregular zero
+    crossings). A sentence is several of them, split at the pauses between words."""
+    return [parse_kv(line) for line in text.splitlines() if line.startswith("SPEECH ")]
+
+
+def utterances(speech: list[dict], gap: float = 0.7) -> list[dict]:
+    """SPEECH runs joined into sentences: runs less than `gap` s apart are one sentence (the
+    helper's QUIET_MS is the same 0.7 s: its QUIET line marks a sentence's end)."""
+    out: list[dict] = []
+    for run in speech:
+        if out and run["on"] - out[-1]["off"] < gap:
+            last = out[-1]
+            last["rms"] = max(last["rms"], run["rms"])
+            last["peak"] = max(last["peak"], run["peak"])
+            last["off"], last["runs"] = run["off"], last["runs"] + 1
+        else:
+            out.append({"on": run["on"], "off": run["off"], "rms": run["rms"], "peak": run["peak"], "runs": 1})
+    for u in out:
+        u["ms"] = (u["off"] - u["on"]) * 1000
+    return out
+
+
+def spoken_words(text: str) -> int:
+    """How many words espeak-ng says for `text`, roughly: a clock time is three or four
+    ("twelve forty seven A M"), a number one or two."""
+    n = 0
+    for word in re.findall(r"[\w:]+", text):
+        n += 3 if ":" in word else 2 if word.isdigit() and len(word) > 1 else 1
+    return n
+
+
+def speech_line(after: float) -> Callable[[str], bool]:
+    """For `follow` on a capture: true for a SPEECH line starting after `after`."""
+    def done(line: str) -> bool:
+        return line.startswith("SPEECH ") and isinstance(parse_kv(line).get("on"), float) and parse_kv(line)["on"] > after
+    return done
+
+
 def parse_led(text: str) -> list[tuple[float, str]]:
     return [(float(m.group(1)), m.group(2)) for m in re.finditer(r"LED t=([\d.]+) v=(\d+)", text)]
 
@@ -802,6 +843,116 @@ def pattern_stats(runs: list[tuple[str, float, bool]], value: str) -> tuple[int,
     return len(idx), sum(runs[i][1] for i in idx) / len(idx), (sum(periods) / len(periods) if periods else 0.0)
 
 
+SAID = re.compile(r'Said: "(.*)" \(synthesis (\d+) ms(?:, first sample (\d+) ms after the request)?\)')
+
+
+def say_timed(g: Guest, command: str) -> tuple[float, re.Match | None, str]:
+    """Runs a boxctl command that speaks, in one ssh with the monotonic clock read just before:
+    (that instant, the reply parsed, the reply as printed)."""
+    out = g.ssh(f"vbox-helper clocks; {command} 2>&1", check=False).stdout
+    mono = parse_kv(out.splitlines()[0])["mono"] if out.startswith("CLOCKS") else 0.0
+    reply = "\n".join(out.splitlines()[1:]).strip()
+    return mono, SAID.search(reply), reply
+
+
+def quiet_line(after: float) -> Callable[[str], bool]:
+    """For `follow` on a capture: true once 0.7 s without sound have followed `after`."""
+    return lambda line: line.startswith("QUIET ") and parse_kv(line).get("since", 0) > after
+
+
+def scenario_voice(g: Guest) -> bool:
+    """(10) The voice through the real loopback card: `boxctl say-status`, the spoken Dose 1, a
+    hold's spoken status, sentences asked behind another; told from the tones by the capture."""
+    problems: list[str] = []
+    figs: list[str] = []
+    cap_file = "/run/vbox/s10.cap"
+    cursor = journal_cursor(g, "boxd")  # this scenario's journal only
+    check("enabled = true" in g.ssh("vbox voice on").stdout, problems, "could not switch the voice on in boxd.toml")
+    g.ssh("vbox fresh")
+    g.ssh("vbox watch s10 120")
+    # 1. A hold, the fresh boxd's first sentence (so its time includes synthesis; nothing to
+    # undo yet, so no wait for an undo window): the chirp, then the status, heard to its end.
+    eh = parse_edges(g.ssh("vbox press 1300").stdout)
+    sh_ = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=eh[0][0]), 30)
+    check(sh_ is not None, problems, "no speech after the hold")
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(parse_kv(sh_)["on"] if sh_ else eh[-1][0]), 30)
+    # 2. boxctl say-status, the same sentence: its reply comes once it is written out, with what it cost.
+    mono0, m0, reply0 = say_timed(g, "boxctl say-status")
+    check(m0 is not None and m0.group(3) is not None, problems, f"say-status replied: {reply0!r}")
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(mono0), 20)
+    # 3. A press: Dose 1, its chime, then its sentence.
+    e1 = parse_edges(g.ssh("vbox press 150").stdout)
+    d1 = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=e1[-1][0]), 20)
+    check(d1 is not None, problems, "no speech after the Dose 1 press")
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(e1[-1][0]), 20)
+    # 4. Two sentences asked at once: the second waits behind the first, and both are answered.
+    mono2 = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
+    both = g.ssh("boxctl test voice 2>&1 & boxctl say-status 2>&1; wait", check=False).stdout
+    said_both = SAID.findall(both)
+    check(len(said_both) == 2, problems, f"two sentences asked at once: {both.strip()!r}")
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(mono2 + 1.0), 30)
+    cap, _ = split_watch(g.ssh("vbox unwatch s10").stdout)
+    journal = g.ssh(f"journalctl -u boxd --after-cursor='{cursor}' -o cat --no-pager | grep -E 'speech dropped|voice is off|say ' || true").stdout
+    (RUN / "s10-voice.txt").write_text(cap + f"\nedges press {e1}\nedges hold {eh}\nreplies {reply0!r} {both!r}\n"
+                                       f"--- journal\n{journal}")
+    tones, utts = parse_tones(cap), utterances(parse_speech(cap))
+    check("speech dropped" not in journal and "voice is off" not in journal, problems, f"journal: {journal.strip()!r}")
+    strays = [t for t in tones if t["note"] not in NOTES]
+    check(not strays, problems, f"tones that are no note of the box (speech taken for a tone?): {[round(t['hz']) for t in strays]}")
+
+    def heard(after: float) -> dict | None:
+        return first(utts, lambda u: u["on"] > after)
+
+    def plausible(u: dict | None, text: str, what: str) -> str:
+        """A sentence of `text` lasts 0.15 to 0.8 s a spoken word and is not faint."""
+        if u is None:
+            problems.append(f"{what}: not heard")
+            return f"{what}: not heard"
+        words = spoken_words(text)
+        check(0.15 * words <= u["ms"] / 1000 <= 0.8 * words and u["rms"] >= 0.03, problems,
+              f"{what}: {u['ms']:.0f} ms, rms {u['rms']:.3f} for {words} words")
+        return f"{what} {u['ms']:.0f} ms ({words} words), peak {u['peak']:.2f}"
+
+    # 1. The hold: the chirp (D6), then the status, as long as say-status's same sentence.
+    hold_at = eh[0][0] + HOLD_S
+    chirp = first(tones, lambda t: t["note"] == "D6" and t["on"] > eh[0][0])
+    uh, us = heard(eh[0][0]), heard(mono0)
+    check(chirp is not None, problems, "no status chirp after the hold")
+    figs.append(plausible(uh, m0.group(1) if m0 else "", "the hold's status"))
+    if uh and chirp:
+        lat = (uh["on"] - hold_at) * 1000
+        figs.append(f"hold recognised (press edge + {HOLD_S * 1000:.0f} ms) -> chirp onset {(chirp['on'] - hold_at) * 1000:.0f} ms, "
+                    f"-> first spoken sample {lat:.0f} ms (goal <= 300; after the {chirp['ms']:.0f} ms chirp)")
+        check(lat <= 1000, problems, f"hold -> first spoken sample {lat:.0f} ms")
+    if uh and us:
+        ratio = uh["ms"] / us["ms"]
+        figs.append(f"the hold's status {uh['ms']:.0f} ms against say-status's same sentence {us['ms']:.0f} ms ({ratio:.2f})")
+        check(0.9 <= ratio <= 1.1, problems, f"the hold's status {uh['ms']:.0f} ms, say-status's {us['ms']:.0f} ms")
+    # 2. say-status, heard after the request; boxd's "first sample" is when alsa-lib took it.
+    u0 = heard(mono0)
+    figs.append(plausible(u0, m0.group(1) if m0 else "", f"say-status \"{m0.group(1) if m0 else '?'}\""))
+    if u0 and m0 and m0.group(3):
+        heard_ms = (u0["on"] - mono0) * 1000
+        figs.append(f"heard {heard_ms:.0f} ms after the request was sent (boxd: synthesis {m0.group(2)} ms, "
+                    f"first sample {m0.group(3)} ms after the request arrived)")
+        check(int(m0.group(3)) - 5 <= heard_ms <= int(m0.group(3)) + 600, problems,
+              f"say-status heard {heard_ms:.0f} ms after the request, boxd said {m0.group(3)} ms")
+    # 3. Dose 1: the chime, then "Dose 1 taken at ...".
+    chime = first(tones, lambda t: t["note"] == "G5" and t["on"] > e1[-1][0])
+    u1 = heard(e1[-1][0])
+    check(chime is not None and u1 is not None and u1["on"] >= chime["off"], problems,
+          f"Dose 1: chime G5 off {chime and round(chime['off'], 3)}, speech on {u1 and round(u1['on'], 3)}")
+    figs.append(plausible(u1, "Dose 1 taken at 10:02 PM.", "Dose 1 sentence"))
+    if chime and u1:
+        figs.append(f"it starts {(u1['on'] - chime['off']) * 1000:.0f} ms after the chime's last note")
+    # 4. test voice and say-status at once: both answered.
+    figs.append(f"test voice and say-status asked at once: {len(said_both)} of 2 answered"
+                + (f" (synthesis {said_both[0][1]} and {said_both[1][1]} ms)" if len(said_both) == 2 else ""))
+    g.ssh("vbox voice off; vbox fresh")  # the other scenarios run with the voice off (see `vbox install`)
+    return R.add("10 the voice through the loopback card", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
 def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     """(2) Gestures through the kernel: bouncy press, hold (undo), double (snooze), confirm hold."""
     problems: list[str] = []
@@ -820,6 +971,8 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         g.ssh(f"vbox fresh --flags '--clock fast:{speed}'{slow}")
         since = g.ssh("date +%s.%N").stdout.strip()
         g.ssh(f"vbox edges {bouncy}")
+        # A real-time watch, not a wait for something known: a second press from the chatter
+        # would come within the double gap (400 ms) of the release; 1 s covers it on the kernel.
         time.sleep(1.0)
         n1 = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
         rep = int(g.ssh(f"journalctl -u boxd --since @{since} -o cat --no-pager | grep -c 'sound already_recorded' || true").stdout.strip() or 0)
@@ -832,8 +985,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
 
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
     # a press takes Dose 1, a hold within 5 s undoes it, a press after the window takes it again.
-    g.ssh("vbox fresh")
-    time.sleep(1.0)
+    g.ssh("vbox fresh")  # returns at READY=1, edges read from then on (see the loop above)
     g.ssh("vbox watch s2u 20")
     time.sleep(0.3)
     e0 = parse_edges(g.ssh("vbox press 150").stdout)
@@ -1599,7 +1751,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -1621,16 +1773,16 @@ def main() -> int:
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
-    wanted = args.only or ["3", "1", "2", "4", "8", "7", "9", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "10", "2", "4", "8", "7", "9", "5", "6", "control"]
     rng = random.Random(args.seed)
     if not args.shell:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "2", "4", "8", "7", "9")]:
+            for name in [n for n in wanted if n in ("3", "1", "10", "2", "4", "8", "7", "9")]:
                 try:
                     {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
-                     "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver}[name](g)
+                     "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver, "10": scenario_voice}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()

@@ -13,6 +13,12 @@
  *       Captures mono S16_LE 16 kHz from an ALSA device in real time and prints one line per
  *       tone it hears: "TONE on=T off=T ms=D hz=F peak=P rms=R wave=sine|square", plus
  *       "CAPTURE ..." at the end (frames, overruns, clock mapping). Optionally writes a WAV.
+ *       Speech is told from tones (irregular zero crossings) and reported as one line per
+ *       run of it: "SPEECH on=T off=T ms=D peak=P rms=R". "QUIET since=T" once 0.7 s
+ *       have passed without sound after a run (a sentence has ended).
+ *   vbox-helper analyse WAV [--windows]
+ *       The same detector over a 16 kHz mono WAV file, times from its start (host-side check
+ *       against boxd's WAV sink). --windows prints each 20 ms window's pitch and regularity.
  *   vbox-helper led DIR LINES SECONDS
  *       Samples gpio-sim output lines (DIR/sim_gpioN/value for N in LINES, "22,23,24")
  *       every 2 ms and prints "LED t=... v=101" at each change (values in LINES order).
@@ -166,9 +172,11 @@ static int cmd_adjtimex(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- capture */
 
-enum { RATE = 16000, PERIOD = 160, MS = 16, MAXSEG = RATE * 4 };
+enum { RATE = 16000, PERIOD = 160, MS = 16, W = RATE / 50, MAXSEG = RATE * 10 };
 
-/* A tone is a run of 1 ms frames whose RMS is above the threshold; it ends after 12 ms below. */
+/* A run of sound is a run of 1 ms frames whose RMS is above the threshold; it ends after 12 ms
+ * below. It may hold tones (the box's sine and square notes, several back to back in a chime)
+ * and speech (espeak-ng's sentences): each is told apart and reported on its own line. */
 struct segment {
     int active;
     int64_t first;          /* frame index of the first sample above the onset level */
@@ -180,25 +188,36 @@ struct segment {
 };
 
 static double t0_estimate = 1e18;   /* CLOCK_MONOTONIC of frame 0, best (lowest) bound */
-static int64_t epoch_offset = 0;    /* frames before the last overrun restart, per epoch */
+static int debug_windows = 0;       /* analyse --windows: one WINDOW line per 20 ms */
 
 static double frame_time(int64_t frame) { return t0_estimate + (double)frame / RATE; }
 
-/* Zero-crossing frequency of samples [from, to): exact enough for pure and square tones. */
-static double zc_frequency(const int16_t *x, int from, int to) {
+/* Zero crossings of samples [from, to): their frequency, and how regular they are (the
+ * coefficient of variation of the intervals between them). A synthesised tone, sine or
+ * band-limited square, crosses zero at equal intervals (cv near 0); speech does not: its
+ * formants and its noise put crossings anywhere in a pitch period. */
+static double zc_stats(const int16_t *x, int from, int to, double *cv) {
     int crossings = 0;
-    double first = -1, last = -1;
+    double first = -1, last = -1, prev = -1, sum = 0, sumsq = 0;
     for (int i = from + 1; i < to; i++) {
         if ((x[i - 1] < 0) != (x[i] < 0) && x[i - 1] != x[i]) {
             double pos = (i - 1) + (double)x[i - 1] / ((double)x[i - 1] - (double)x[i]);  /* sub-sample */
             if (first < 0) first = pos;
-            last = pos;
+            if (prev >= 0) { sum += pos - prev; sumsq += (pos - prev) * (pos - prev); }
+            prev = last = pos;
             crossings++;
         }
     }
+    if (cv) *cv = 1;
     if (crossings < 3 || last <= first) return 0;
-    return (crossings - 1) / 2.0 / ((last - first) / RATE);
+    int k = crossings - 1;
+    double mean = sum / k, var = sumsq / k - mean * mean;
+    if (cv) *cv = sqrt(var > 0 ? var : 0) / mean;
+    return k / 2.0 / ((last - first) / RATE);
 }
+
+/* Exact enough for pure and square tones. */
+static double zc_frequency(const int16_t *x, int from, int to) { return zc_stats(x, from, to, NULL); }
 
 /* One note: samples [from, to) of the segment. */
 static void report_note(struct segment *s, int from, int to) {
@@ -222,13 +241,12 @@ static void report_note(struct segment *s, int from, int to) {
     fflush(stdout);
 }
 
-/* A run of sound may hold several notes back to back (the success chime): split it where the
- * pitch of consecutive 20 ms windows changes by more than 6 %. */
-static void report_segment(struct segment *s) {
-    enum { W = RATE / 50 };
-    int n = s->count, note_start = 0;
+/* Tones in samples [from, to): a run of sound may hold several notes back to back (the success
+ * chime): split it where the pitch of consecutive 20 ms windows changes by more than 6 %. */
+static void report_tones(struct segment *s, int from, int to) {
+    int note_start = from;
     double note_hz = 0;
-    for (int w = 0; w + W <= n; w += W) {
+    for (int w = from; w + W <= to; w += W) {
         double hz = zc_frequency(s->samples, w, w + W);
         if (hz <= 0) continue;
         if (note_hz > 0 && fabs(hz - note_hz) / note_hz > 0.06) {
@@ -237,7 +255,147 @@ static void report_segment(struct segment *s) {
         }
         if (note_start == w || note_hz <= 0) note_hz = hz;
     }
-    report_note(s, note_start, n);
+    report_note(s, note_start, to);
+}
+
+static void report_speech(struct segment *s, int from, int to) {
+    double sumsq = 0, peak = 0;
+    for (int i = from; i < to; i++) {
+        if (abs(s->samples[i]) > peak) peak = abs(s->samples[i]);
+        sumsq += (double)s->samples[i] * s->samples[i];
+    }
+    double on = from == 0 ? frame_time(s->first) : frame_time(s->base + from);
+    double off = frame_time(s->base + to);
+    printf("SPEECH on=%.6f off=%.6f ms=%.1f peak=%.3f rms=%.3f\n", on, off, (off - on) * 1000, peak / 32767.0,
+           sqrt(sumsq / (to - from)) / 32767.0);
+    fflush(stdout);
+}
+
+enum { TONAL_CV = 10 };            /* percent: a window whose crossings vary more is not a tone */
+enum { SPEECH_MIN_WINDOWS = 4 };   /* 80 ms of irregular windows between two tones: speech, not a join */
+enum { VOWEL_MAX_WINDOWS = 10 };   /* a regular stretch of up to 200 ms inside speech is a vowel */
+
+static int is_tonal(const int16_t *x, int from, int to) {
+    double cv, hz = zc_stats(x, from, to, &cv);
+    return hz > 0 && cv * 100 < TONAL_CV;
+}
+
+/* Splits a run of sound into speech and tones. The box's tones cross zero at equal intervals
+ * (cv 0.000 measured); espeak-ng's speech at cv 0.3 or more, its fricatives included. A run
+ * of irregular 20 ms windows is speech when it is long (SPEECH_MIN_WINDOWS) or touches either
+ * end of the run of sound; a short one between two tones is the join of a chime's notes. */
+static void report_segment(struct segment *s) {
+    enum { MAXW = MAXSEG / W + 1 };
+    static char tonal[MAXW], speech[MAXW];
+    int nw = s->count / W;
+    if (s->count < 8 * MS) return;   /* shorter than 8 ms: a click */
+    if (nw == 0) {   /* under 20 ms: one window */
+        if (is_tonal(s->samples, 0, s->count)) report_tones(s, 0, s->count);
+        else if (s->count > 0) report_speech(s, 0, s->count);
+        return;
+    }
+    for (int w = 0; w < nw; w++) {
+        tonal[w] = is_tonal(s->samples, w * W, (w + 1) * W);
+        if (debug_windows) {
+            double cv, hz = zc_stats(s->samples, w * W, (w + 1) * W, &cv);
+            printf("WINDOW t=%.3f hz=%.1f cv=%.3f %s\n", frame_time(s->base + w * W), hz, cv, tonal[w] ? "tone" : "-");
+        }
+    }
+    memset(speech, 0, (size_t)nw);
+    for (int w = 0; w < nw;) {
+        int e = w;
+        while (e < nw && !tonal[e]) e++;
+        if (e > w && (e - w >= SPEECH_MIN_WINDOWS || w == 0 || e == nw)) memset(speech + w, 1, (size_t)(e - w));
+        w = e > w ? e : w + 1;
+    }
+    for (int w = 0; w < nw;) {
+        if (speech[w]) { w++; continue; }
+        int e = w;
+        while (e < nw && !speech[e]) e++;
+        if (w > 0 && e < nw && e - w <= VOWEL_MAX_WINDOWS) memset(speech + w, 1, (size_t)(e - w));
+        w = e;
+    }
+    /* Report in order: each speech run as one SPEECH line, the rest as tones. */
+    int start = 0;
+    for (int w = 1; w <= nw; w++) {
+        if (w < nw && speech[w] == speech[start]) continue;
+        int from = start * W, to = w == nw ? s->count : w * W;
+        if (speech[start]) report_speech(s, from, to);
+        else report_tones(s, from, to);
+        start = w;
+    }
+}
+
+/* The detector fed from a capture or a file: 1 ms RMS frames, segments, reports. */
+struct detector {
+    struct segment seg;
+    int64_t last_end;       /* frame index where the last run of sound ended (-1: none yet) */
+    int quiet_reported;
+    int64_t frame_in_ms;
+    double ms_sumsq;
+    int16_t ms_buf[MS];
+};
+
+enum { QUIET_MS = 700 };   /* "QUIET since=T" once this long has passed without sound: a sentence ended */
+
+static const double THRESHOLD = 0.02 * 32767;     /* 1 ms RMS to count as sound: -34 dBFS */
+static const double ONSET_LEVEL = 0.01 * 32767;   /* the onset is the first sample above this */
+
+/* Feeds n samples whose first is frame `frames` of the epoch. */
+static void detector_feed(struct detector *d, const int16_t *buf, int64_t n, int64_t frames) {
+    struct segment *seg = &d->seg;
+    for (int64_t i = 0; i < n; i++) {
+        int16_t v = buf[i];
+        d->ms_buf[d->frame_in_ms] = v;
+        d->ms_sumsq += (double)v * v;
+        d->frame_in_ms++;
+        if (d->frame_in_ms < MS) continue;
+        int64_t ms_start = frames + i + 1 - MS;
+        double rms = sqrt(d->ms_sumsq / MS);
+        if (rms >= THRESHOLD) {
+            if (!seg->active) {
+                memset(seg, 0, offsetof(struct segment, samples));
+                seg->active = 1;
+                d->quiet_reported = 0;
+                seg->count = 0;     /* count and peak follow samples[], past the memset */
+                seg->peak = 0;
+                seg->first = ms_start;
+                seg->base = ms_start;
+                /* back up to the first sample above the onset level within this ms */
+                for (int k = 0; k < MS; k++) {
+                    if (abs(d->ms_buf[k]) >= ONSET_LEVEL) { seg->first = ms_start + k; break; }
+                }
+            }
+            seg->last_loud = ms_start + MS;
+        }
+        if (seg->active) {
+            for (int k = 0; k < MS && seg->count < MAXSEG; k++) {
+                seg->samples[seg->count++] = d->ms_buf[k];
+                if (abs(d->ms_buf[k]) > seg->peak) seg->peak = abs(d->ms_buf[k]);
+            }
+            if (ms_start + MS - seg->last_loud >= 12 * MS) {
+                seg->count -= (int)(ms_start + MS - seg->last_loud);
+                if (seg->count < 0) seg->count = 0;
+                report_segment(seg);
+                seg->active = 0;
+                d->last_end = seg->last_loud;
+            }
+        } else if (d->last_end >= 0 && !d->quiet_reported && ms_start + MS - d->last_end >= QUIET_MS * MS) {
+            printf("QUIET since=%.6f\n", frame_time(d->last_end));
+            fflush(stdout);
+            d->quiet_reported = 1;
+        }
+        d->frame_in_ms = 0;
+        d->ms_sumsq = 0;
+    }
+}
+
+/* Ends the run of sound in progress (an overrun, or the end of the capture). */
+static void detector_flush(struct detector *d) {
+    if (d->seg.active) { report_segment(&d->seg); d->seg.active = 0; }
+    d->last_end = -1;   /* an overrun's gap is not silence heard */
+    d->frame_in_ms = 0;
+    d->ms_sumsq = 0;
 }
 
 static void write_wav_header(FILE *f, uint32_t frames) {
@@ -291,25 +449,19 @@ static int cmd_capture(int argc, char **argv) {
     double started = mono_now();
     printf("CAPTURE start t=%.6f device=%s\n", started, device);
 
-    static struct segment seg;
+    static struct detector det = {.last_end = -1};
     int16_t buf[PERIOD * 4];
     int64_t frames = 0;        /* frames read in this epoch */
     int64_t total = 0;         /* frames read overall (for the WAV) */
     int overruns = 0;
-    double threshold = 0.02 * 32767;     /* 1 ms RMS to count as sound: -34 dBFS */
-    double onset_level = 0.01 * 32767;   /* the onset is the first sample above this */
-    int64_t frame_in_ms = 0;
-    double ms_sumsq = 0;
-    int16_t ms_buf[MS];
 
     while (!stop_requested && mono_now() - started < seconds) {
         snd_pcm_sframes_t n = snd_pcm_readi(pcm, buf, PERIOD);
         if (n == -EPIPE || n == -ESTRPIPE) {
             overruns++;
-            if (seg.active) { report_segment(&seg); seg.active = 0; }
+            detector_flush(&det);
             snd_pcm_prepare(pcm);
             snd_pcm_start(pcm);
-            epoch_offset += frames;
             frames = 0;
             t0_estimate = 1e18;
             continue;
@@ -323,48 +475,11 @@ static int cmd_capture(int argc, char **argv) {
         double bound = now - (double)(frames + n + avail) / RATE;
         if (bound < t0_estimate) t0_estimate = bound;
         if (wav) fwrite(buf, 2, (size_t)n, wav);
-        for (snd_pcm_sframes_t i = 0; i < n; i++) {
-            int16_t v = buf[i];
-            ms_buf[frame_in_ms] = v;
-            ms_sumsq += (double)v * v;
-            frame_in_ms++;
-            if (frame_in_ms < MS) continue;
-            int64_t ms_start = frames + i + 1 - MS;
-            double rms = sqrt(ms_sumsq / MS);
-            if (rms >= threshold) {
-                if (!seg.active) {
-                    memset(&seg, 0, offsetof(struct segment, samples));
-                    seg.active = 1;
-                    seg.count = 0;
-                    seg.peak = 0;
-                    seg.first = ms_start;
-                    seg.base = ms_start;
-                    /* back up to the first sample above the onset level within this ms */
-                    for (int k = 0; k < MS; k++) {
-                        if (abs(ms_buf[k]) >= onset_level) { seg.first = ms_start + k; break; }
-                    }
-                }
-                seg.last_loud = ms_start + MS;
-            }
-            if (seg.active) {
-                for (int k = 0; k < MS && seg.count < MAXSEG; k++) {
-                    seg.samples[seg.count++] = ms_buf[k];
-                    if (abs(ms_buf[k]) > seg.peak) seg.peak = abs(ms_buf[k]);
-                }
-                if (ms_start + MS - seg.last_loud >= 12 * MS) {
-                    seg.count -= (int)(ms_start + MS - seg.last_loud);
-                    if (seg.count < 0) seg.count = 0;
-                    report_segment(&seg);
-                    seg.active = 0;
-                }
-            }
-            frame_in_ms = 0;
-            ms_sumsq = 0;
-        }
+        detector_feed(&det, buf, n, frames);
         frames += n;
         total += n;
     }
-    if (seg.active) report_segment(&seg);
+    detector_flush(&det);
     printf("CAPTURE end t=%.6f frames=%lld seconds=%.3f overruns=%d t0=%.6f\n", mono_now(), (long long)total,
            (double)total / RATE, overruns, t0_estimate);
     snd_pcm_close(pcm);
@@ -372,9 +487,54 @@ static int cmd_capture(int argc, char **argv) {
     return 0;
 }
 
+/* The capture's detector run over a 16 kHz mono S16 WAV file (times from its start), so the
+ * detector can be checked on the host against the box's own WAV sink. */
+static int cmd_analyse(int argc, char **argv) {
+    if (argc < 1) { fprintf(stderr, "usage: analyse WAV [--windows]\n"); return 2; }
+    debug_windows = argc > 1 && strcmp(argv[1], "--windows") == 0;
+    FILE *f = fopen(argv[0], "rb");
+    if (!f) { fprintf(stderr, "analyse: %s: %s\n", argv[0], strerror(errno)); return 1; }
+    char id[4];
+    uint32_t len;
+    uint16_t fmt[8] = {0};
+    if (fseek(f, 12, SEEK_SET) != 0) { fclose(f); return 1; }
+    for (;;) {   /* find the "data" chunk, checking "fmt " on the way */
+        if (fread(id, 1, 4, f) != 4 || fread(&len, 4, 1, f) != 1) {
+            fprintf(stderr, "analyse: %s: no data chunk\n", argv[0]);
+            fclose(f);
+            return 1;
+        }
+        if (memcmp(id, "data", 4) == 0) break;
+        if (memcmp(id, "fmt ", 4) == 0 && len >= 16) {
+            if (fread(fmt, 2, 8, f) != 8) { fclose(f); return 1; }
+            uint32_t rate = fmt[2] | (uint32_t)fmt[3] << 16;
+            if (fmt[0] != 1 || fmt[1] != 1 || rate != RATE || fmt[7] != 16) {
+                fprintf(stderr, "analyse: %s: not 16 kHz mono 16-bit PCM\n", argv[0]);
+                fclose(f);
+                return 1;
+            }
+            len -= 16;
+        }
+        fseek(f, len + (len & 1), SEEK_CUR);
+    }
+    t0_estimate = 0;
+    static struct detector det = {.last_end = -1};
+    int16_t buf[4096];
+    int64_t frames = 0;
+    size_t n;
+    while ((n = fread(buf, 2, 4096, f)) > 0) {
+        detector_feed(&det, buf, (int64_t)n, frames);
+        frames += (int64_t)n;
+    }
+    detector_flush(&det);
+    fclose(f);
+    printf("ANALYSE frames=%lld seconds=%.3f\n", (long long)frames, (double)frames / RATE);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: vbox-helper press|capture|led|say|adjtimex ...\n");
+        fprintf(stderr, "usage: vbox-helper press|capture|analyse|led|say|adjtimex ...\n");
         return 2;
     }
     const char *cmd = argv[1];
@@ -382,6 +542,7 @@ int main(int argc, char **argv) {
     argv += 2;
     if (strcmp(cmd, "press") == 0) return cmd_press(argc, argv);
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc, argv);
+    if (strcmp(cmd, "analyse") == 0) return cmd_analyse(argc, argv);
     if (strcmp(cmd, "led") == 0) return cmd_led(argc, argv);
     if (strcmp(cmd, "say") == 0) return cmd_say(argc, argv);
     if (strcmp(cmd, "adjtimex") == 0) return cmd_adjtimex(argc, argv);
