@@ -93,7 +93,7 @@ class Instance:
     """A running boxd or baseline, started with its own state directory, control socket
     and notify socket; `ready_ms` is spawn -> READY=1 datagram."""
 
-    def __init__(self, bench, kind, state_dir=None, clock="real"):
+    def __init__(self, bench, kind, state_dir=None, clock="real", voice=True):
         self.kind = kind
         self.dir = tempfile.mkdtemp(prefix="%s-" % kind, dir=bench.tmp)
         self.state_dir = state_dir or os.path.join(self.dir, "state")
@@ -108,7 +108,9 @@ class Instance:
         if kind == "boxd":
             argv = [bench.boxd, "--hardware", "sim", "--clock", clock, "--audio", "wav",
                     "--state-dir", self.state_dir, "--socket", self.socket]
-            if bench.config:  # the packaged conffile, as an installed box starts
+            if not voice:  # figure 9's comparison: the same config with [voice] enabled = false
+                argv += ["--config", bench.novoice_config]
+            elif bench.config:  # the packaged conffile, as an installed box starts
                 argv += ["--config", bench.config]
         else:
             argv = [bench.python, bench.baseline, "--state-dir", self.state_dir, "--socket", self.socket]
@@ -279,6 +281,7 @@ class Bench:
         self.python = args.python
         self.baseline = args.baseline
         self.tmp = tempfile.mkdtemp(prefix="dosetap-bench-")
+        self.novoice_config = self.voice_off_config()
         self.rows = []
         self.notes = []
         self.live = []
@@ -293,6 +296,23 @@ class Bench:
             shutil.rmtree(self.tmp, ignore_errors=True)
         else:
             log("kept %s" % self.tmp)
+
+    def voice_off_config(self):
+        """The measured config with the voice switched off (figure 9): the packaged conffile
+        with `enabled = false` in its [voice] section, or (--dev, the embedded default) a
+        file with only that section."""
+        path = os.path.join(self.tmp, "voice-off.toml")
+        if not self.config:
+            text = "[voice]\nenabled = false\n"
+        else:
+            with open(self.config) as f:
+                text = f.read()
+            text, n = re.subn(r"(?ms)^(\[voice\].*?^enabled\s*=\s*)true", r"\1false", text, count=1)
+            if n != 1:
+                raise RuntimeError("%s: no `enabled = true` in a [voice] section to switch off" % self.config)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
 
     def start(self, kind, **kw):
         inst = Instance(self, kind, **kw)
@@ -309,13 +329,26 @@ class Bench:
 
     # Figures 6 and 5a: cold start to READY=1, RSS half a second later.
     def cold_starts(self, runs):
-        res = {k: {"ready": [], "rss": [], "anon": [], "file": [], "pss": [], "uss": []} for k in ("boxd", "baseline")}
+        res = {k: {"ready": [], "rss": [], "anon": [], "file": [], "pss": [], "uss": []} for k in ("boxd", "baseline", "boxd-novoice")}
+        res["say"] = {"synthesis": [], "round_trip": [], "rss_after": []}
         for i in range(runs + 1):  # the first round is the warm-up (page cache, pyc files)
-            for kind in ("boxd", "baseline"):
-                inst = self.start(kind)
+            for kind in ("boxd", "baseline", "boxd-novoice"):
+                inst = self.start("baseline" if kind == "baseline" else "boxd", voice=kind != "boxd-novoice")
                 time.sleep(0.5)
                 st = inst.rss_kb()
                 inst.client.request("status")  # it answers, too
+                if kind == "boxd":
+                    # Figure 9: this process's first spoken status (espeak-ng's first synthesis).
+                    t0 = now_ns()
+                    reply = inst.client.request("say", what="status")
+                    trip = (now_ns() - t0) / 1e6
+                    m = re.search(r"synthesis (\d+) ms", reply.get("message", ""))
+                    if not reply.get("ok") or not m:
+                        raise RuntimeError("say status: %s" % reply)
+                    if i:
+                        res["say"]["synthesis"].append(float(m.group(1)))
+                        res["say"]["round_trip"].append(trip)
+                        res["say"]["rss_after"].append(inst.rss_kb()["VmRSS"])
                 self.stop(inst)
                 if i == 0:
                     continue
@@ -467,8 +500,8 @@ class Bench:
         # Figure 4 (idle, both at once) with figure 2b (fast-clock boxds, mostly asleep) alongside.
         log("[bench] idle %d s (boxd and baseline side by side), Dose 2 window commits meanwhile ..." % a.idle)
         idle_insts, idle_res, idle_threads = {}, {}, []
-        for kind in ("boxd", "baseline"):
-            inst = self.start(kind)
+        for kind in ("boxd", "baseline", "boxd-novoice"):
+            inst = self.start("baseline" if kind == "baseline" else "boxd", voice=kind != "boxd-novoice")
             inst.press()  # Dose 1: a night in progress
             inst.close_client()
             idle_insts[kind] = inst
@@ -548,7 +581,7 @@ class Bench:
                      "med <= 500", nlb_export[0] <= 500)
 
         self.load_end = loadavg()
-        self.extra = dict(press=press, idle=idle_res, idle_rss=idle_rss, window=window, onset=onset, nlb=nlb)
+        self.extra = dict(press=press, idle=idle_res, idle_rss=idle_rss, window=window, onset=onset, nlb=nlb, cold=cold)
         return time.monotonic() - t_all
 
     # ---- printing ----
@@ -623,9 +656,40 @@ class Bench:
         print("idle sub-window rates /s: boxd %s; baseline %s" % (
             " ".join("%.2f" % x for x in ib["rate_parts"]), " ".join("%.2f" % x for x in iq["rate_parts"])))
         print("2b single commits (ms): %s" % " ".join("%.1f" % x for x in ex["window"]))
+        print_voice(self, ex)
         print("press phases: %d presses each, down 40 ms / up / 50 ms gap, 20 warm-up presses first; %s took %.0f s, baseline %.0f s"
               % (a.presses, "boxd", ex["press"]["boxd"][1], ex["press"]["baseline"][1]))
         print("measuring time: %.0f s" % elapsed)
+
+
+def print_voice(self, ex):
+    """Figure 9: what the voice costs, boxd against the same boxd with [voice] enabled = false,
+    both started in the same rounds (RSS, READY) and idle side by side (wake-ups)."""
+    MB = 1024 / 1e6
+    on, off, say = ex["cold"]["boxd"], ex["cold"]["boxd-novoice"], ex["cold"]["say"]
+    ion, ioff = ex["idle"]["boxd"], ex["idle"]["boxd-novoice"]
+
+    def pair(name, unit, a, b):
+        ratio = "%.2fx" % (a / b) if b else "-"
+        print("  %-44s %8.2f %8.2f  %-6s  %+.2f %s" % (name, a, b, ratio, a - b, unit))
+    print("")
+    print("9  the voice: boxd as measured above (voice on) against the same boxd and config with [voice] enabled = false")
+    print("  %-44s %8s %8s  %-6s  %s" % ("figure (medians)", "on", "off", "on/off", "on - off"))
+    pair("RSS after start (MB)", "MB", median(on["rss"]) * MB, median(off["rss"]) * MB)
+    pair("  PSS (MB)", "MB", median(on["pss"]) * MB, median(off["pss"]) * MB)
+    pair("  USS (MB)", "MB", median(on["uss"]) * MB, median(off["uss"]) * MB)
+    pair("cold start to READY=1 (ms)", "ms", median(on["ready"]), median(off["ready"]))
+    pair("idle wake-ups, %d s (/s)" % self.args.idle, "/s", ion["rate_total"], ioff["rate_total"])
+    pair("idle wake-ups, sub-window median (/s)", "/s", median(ion["rate_parts"]), median(ioff["rate_parts"]))
+    print("  idle threads (max): on %d, off %d; idle CPU: on %.2f s, off %.2f s"
+          % (ion["threads_max"], ioff["threads_max"], ion["cpu_s"], ioff["cpu_s"]))
+    syn, trip = say["synthesis"], say["round_trip"]
+    print("  first spoken status of a fresh boxd (say status, %d processes): synthesis med %.0f ms, max %.0f ms; "
+          "request -> reply (WAV sink) med %.0f ms; RSS after it med %.2f MB"
+          % (len(syn), median(syn), max(syn), median(trip), median(say["rss_after"]) * MB))
+    print("  goal: hold -> first spoken sample <= 300 ms. The hold's status chirp plays while the sentence is made,"
+          " so the sentence waits for the longer of the two, plus the sound card's buffer: measured on a real card by"
+          " the virtual box's scenario 10")
 
 
 def main():
