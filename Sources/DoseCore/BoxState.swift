@@ -207,32 +207,59 @@ public struct BoxState: Sendable, Hashable {
     /// When and why the open session closes if nobody checks in.
     func fallbackClose() -> FallbackClose? {
         guard night.isOpen, let s = night.session else { return nil }
-        if let c = fallbackCloseCache, c.sessionID == s.id { return c }
-        let close = SessionRules.fallbackClose(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
-        return FallbackClose(sessionID: s.id, at: close.at, reason: close.reason)
+        let basis = rolloverBasis
+        if let c = fallbackCloseCache, c.basis == basis { return c }
+        let close = SessionRules.fallbackClose(sessionStart: s.start.wall, prepRollover: nightRollover(of: s),
+                                               timeZone: settings.timeZone, rules: settings.rules.session)
+        return FallbackClose(basis: basis, at: close.at, reason: close.reason)
+    }
+
+    /// The prep-time rollover (18:00) that ends the night, SSOT 3.0's fallback B: the first
+    /// after the session began, unless Dose 1's window was running at it with Dose 2 owed.
+    /// The close waits for the window, and such a night (Dose 1 in the late afternoon) is
+    /// the evening's own: it ends at the next day's rollover, so it closes the next morning
+    /// like any night and reads `completed` after Dose 2, not "no dose yet tonight".
+    func nightRollover(of s: SessionRecord) -> Date {
+        let session = settings.rules.session
+        let first = SessionRules.prepRollover(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: session)
+        guard let d1 = night.dose1?.at.wall, d1 < first,
+              d1.addingTimeInterval(window.closesAfter.seconds) > first else { return first }
+        if let resolved = (night.dose2 ?? night.skip)?.at.wall, resolved <= first { return first }
+        return SessionRules.prepRollover(sessionStart: first, timeZone: settings.timeZone, rules: session)
+    }
+
+    /// What the night's rollover depends on: the session, its Dose 1 and how Dose 2 was resolved.
+    var rolloverBasis: RolloverBasis {
+        RolloverBasis(sessionID: night.session?.id ?? "", dose1ID: night.dose1?.id, resolvedID: (night.dose2 ?? night.skip)?.id)
     }
 
     mutating func cacheFallbackClose() {
         fallbackCloseCache = fallbackClose()
-        completedUntilCache = night.closure.flatMap { c in completedUntil().map { CompletedUntil(sessionID: c.sessionID, until: $0) } }
+        completedUntilCache = night.closure.flatMap { _ in completedUntil().map { CompletedUntil(basis: rolloverBasis, until: $0) } }
     }
 
-    /// Until when a closed night reads `completed`: the prep-time rollover after it began,
-    /// when the next night begins (SSOT 3.0's time boundary model).
+    /// Until when a closed night reads `completed`: its rollover (`nightRollover`), when the
+    /// next night begins (SSOT 3.0's time boundary model).
     func completedUntil() -> Date? {
-        guard let c = night.closure, let s = night.session else { return nil }
-        if let cached = completedUntilCache, cached.sessionID == c.sessionID { return cached.until }
-        return SessionRules.prepRollover(sessionStart: s.start.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+        guard night.closure != nil, let s = night.session else { return nil }
+        if let cached = completedUntilCache, cached.basis == rolloverBasis { return cached.until }
+        return nightRollover(of: s)
     }
 }
 
-struct CompletedUntil: Sendable, Hashable {
+struct RolloverBasis: Sendable, Hashable {
     var sessionID: String
+    var dose1ID: String?
+    var resolvedID: String?
+}
+
+struct CompletedUntil: Sendable, Hashable {
+    var basis: RolloverBasis
     var until: Date
 }
 
 struct FallbackClose: Sendable, Hashable {
-    var sessionID: String
+    var basis: RolloverBasis
     var at: Date
     var reason: CloseReason
 }

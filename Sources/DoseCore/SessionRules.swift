@@ -31,10 +31,12 @@ public enum SessionRules {
         nextOccurrence(of: rules.prepTime, after: sessionStart, timeZone: timeZone)
     }
 
-    /// The earliest fallback boundary of a session and why it closes there.
-    public static func fallbackClose(sessionStart: Date, timeZone: TimeZone, rules: DoseConstants.Session) -> (at: Date, reason: CloseReason) {
+    /// The earliest fallback boundary of a session and why it closes there; `prepRollover`
+    /// when the night's rollover is not the first after its start (BoxState.nightRollover).
+    public static func fallbackClose(sessionStart: Date, prepRollover given: Date? = nil, timeZone: TimeZone,
+                                     rules: DoseConstants.Session) -> (at: Date, reason: CloseReason) {
         let cutoff = missedCheckInCutoff(sessionStart: sessionStart, timeZone: timeZone, rules: rules)
-        let prep = prepRollover(sessionStart: sessionStart, timeZone: timeZone, rules: rules)
+        let prep = given ?? prepRollover(sessionStart: sessionStart, timeZone: timeZone, rules: rules)
         return cutoff <= prep ? (cutoff, .missedCheckInCutoff) : (prep, .prepTimeRollover)
     }
 

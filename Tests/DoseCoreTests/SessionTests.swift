@@ -58,16 +58,72 @@ import Testing
         #expect(closed.map(\.terminalState) == [.completed])
     }
 
-    @Test func aNightIsNeverClosedUnderARunningWindow() {
-        var h = Harness(now: Moment(wall: Self.local("2026-11-22 16:30"), boot: "boot-A", monoNanos: 1))
-        h.takeDose1() // an unusual afternoon Dose 1, across the 18:00 prep time
-        h.now = h.now.advanced(by: .minutes(100))
+    static func afternoon(_ text: String) -> Harness {
+        Harness(now: Moment(wall: local(text), boot: "boot-A", monoNanos: 1))
+    }
+
+    /// Both clocks to a local wall time, and a tick.
+    static func jump(_ h: inout Harness, to text: String) {
+        let wall = local(text)
+        h.now = Moment(wall: wall, boot: "boot-A", monoNanos: h.now.monoNanos + Int64(wall.timeIntervalSince(h.now.wall) * 1e9))
         h.send(.tick, from: .system)
+    }
+
+    /// Dose 1 at 16:30, its window running at the 18:00 prep time: that rollover does not end
+    /// the night, Dose 2 at 19:20 reads completed (not "no dose yet tonight"), a press later
+    /// that evening is refused as Dose 2 already taken, and the night closes the next morning
+    /// like any other (found by the virtual box when CI ran at 18:20 in New York).
+    @Test func aWindowAcrossTheRolloverKeepsItsNight() {
+        var h = Self.afternoon("2026-11-22 16:30")
+        h.takeDose1()
+        h.at(minutesAfterDose1: 100) // 18:10
         #expect(h.state.night.isOpen)
-        h.at(minutesAfterDose1: 240)
-        #expect(!h.state.night.isOpen)
+        #expect(h.phase == .beforeWindow)
+        h.at(minutesAfterDose1: 170) // 19:20
+        #expect(h.press(.single) == .accepted(.recorded(.dose2)))
+        h.advance(minutes: 1)
+        #expect(h.state.night.isOpen)
+        #expect(h.phase == .completed)
+        Self.jump(&h, to: "2026-11-22 22:00")
+        #expect(isRefused(h.press(.single), "409_ALREADY_TAKEN"))
+        Self.jump(&h, to: "2026-11-23 10:59")
+        #expect(h.state.night.isOpen)
+        h.advance(minutes: 1) // 11:00, the missed check-in cutoff
+        #expect(h.state.night.closure?.reason == .missedCheckInCutoff)
+        #expect(h.state.night.closure?.terminalState == .completed)
+        h.advance(minutes: 419) // 17:59
+        #expect(h.phase == .completed)
+        h.advance(minutes: 1) // 18:00: the next evening
+        #expect(h.phase == .noDose1)
+    }
+
+    /// The same afternoon Dose 1 and no Dose 2: the window closes at 20:30 and the night
+    /// stays open (red, late Dose 2 with a confirmation) until the next morning's cutoff.
+    @Test func aMissedWindowAcrossTheRolloverClosesTheNextMorning() {
+        var h = Self.afternoon("2026-11-22 16:30")
+        h.takeDose1()
+        h.at(minutesAfterDose1: 241) // 20:31
+        #expect(h.state.night.isOpen)
+        #expect(h.phase == .closed)
+        #expect(h.state.fallbackClose()?.at == Self.local("2026-11-23 11:00"))
+        #expect(h.state.fallbackClose()?.reason == .missedCheckInCutoff)
+    }
+
+    /// Dose 2 resolved before 18:00 (Dose 1 at 15:00, Dose 2 at 17:40): the window no longer
+    /// runs at the rollover, which ends the night as SSOT 3.0's fallback B says; so does it
+    /// for a window that closed before 18:00 (Dose 1 at 13:00).
+    @Test(arguments: [("2026-11-22 15:00", 160.0), ("2026-11-22 13:00", 170.0)])
+    func aNightDoneBeforeTheRolloverEndsAtIt(dose1 text: String, dose2 minutes: Double) {
+        var h = Self.afternoon(text)
+        h.takeDose1()
+        h.at(minutesAfterDose1: minutes)
+        #expect(h.press(.single) == .accepted(.recorded(.dose2)))
+        #expect(h.state.fallbackClose()?.at == Self.local("2026-11-22 18:00"))
+        Self.jump(&h, to: "2026-11-22 17:59")
+        #expect(h.state.night.isOpen)
+        Self.jump(&h, to: "2026-11-22 18:00")
         #expect(h.state.night.closure?.reason == .prepTimeRollover)
-        #expect(h.state.night.closure?.terminalState == .expired)
+        #expect(h.phase == .noDose1)
     }
 
     @Test func sleepEventCooldowns() {
