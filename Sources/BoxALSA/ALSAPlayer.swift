@@ -21,7 +21,7 @@ import Synchronization
 ///   why and the thread retries every `retryInterval` (every second while an alarm waits) and
 ///   on each `play`. An alarm still due when the device comes back resumes; a one-shot sound
 ///   is dropped (a chime seconds late would mislead).
-public final class ALSAPlayer: TonePlayer {
+public final class ALSAPlayer: SpeechStreamPlayer {
     public let device: String
     public let sampleRate: Int
     private let engine: Engine
@@ -59,7 +59,12 @@ public final class ALSAPlayer: TonePlayer {
     }
 
     public func say(_ clip: SpeechClip, volume: Double) {
-        _ = engine.say(clip, volume: volume)
+        _ = engine.say(.speech(clip), volume: volume)
+    }
+
+    /// A sentence still being made: its samples are written as they come, in its turn.
+    public func say(_ stream: SpeechStream, volume: Double) {
+        _ = engine.say(.stream(stream), volume: volume)
     }
 
     public func stop() { engine.stop() }
@@ -83,7 +88,14 @@ public final class ALSAPlayer: TonePlayer {
     @discardableResult
     public func sayBlocking(_ clip: SpeechClip, volume: Double, timeout: Duration? = nil) -> String? {
         let length = Duration.seconds(Double(clip.samples.count) / Double(sampleRate))
-        return engine.say(clip, volume: volume).wait(timeout: timeout ?? length + .seconds(5))
+        return engine.say(.speech(clip), volume: volume).wait(timeout: timeout ?? length + .seconds(5))
+    }
+
+    /// Says a sentence still being made and waits until it has been written out (or dropped,
+    /// or its synthesis failed). Returns nil when it was said, else why not.
+    @discardableResult
+    public func sayBlocking(_ stream: SpeechStream, volume: Double, timeout: Duration) -> String? {
+        engine.say(.stream(stream), volume: volume).wait(timeout: timeout)
     }
 
     /// Underruns and suspends recovered with `snd_pcm_recover` since the player started.
@@ -98,10 +110,15 @@ public final class ALSAPlayer: TonePlayer {
         return completion.wait(timeout: timeout ?? length + .seconds(2))
     }
 
-    /// Waits until nothing is playing or waiting to play; false on timeout.
+    /// Waits until nothing is playing or waiting to play (the sentences queued behind a sound
+    /// included); false on timeout.
     public func waitUntilIdle(timeout: Duration) -> Bool {
-        guard let completion = engine.state.withLock({ $0.wanted?.completion }) else { return true }
-        return completion.wait(timeout: timeout) != Completion.timedOut
+        let deadline = ContinuousClock.now + timeout
+        while let completion = engine.state.withLock({ $0.wanted?.completion }) {
+            let left = deadline - .now
+            guard left > .zero, completion.wait(timeout: left) != Completion.timedOut else { return false }
+        }
+        return true
     }
 
     /// Stops, closes the device and ends the thread (waits up to 2 s for it). Idempotent.

@@ -30,10 +30,12 @@ final class Completion: Sendable {
 }
 
 struct Request: Sendable {
-    /// A tone of the box, or a sentence (its samples already at the player's rate).
+    /// A tone of the box, or a sentence (its samples already at the player's rate), whole or
+    /// still being made.
     enum Content: Sendable {
         case tone(Sound)
         case speech(SpeechClip)
+        case stream(SpeechStream)
     }
 
     let id: UInt64
@@ -46,7 +48,13 @@ struct Request: Sendable {
     let completion: Completion
 
     var sound: Sound? { if case .tone(let s) = content { s } else { nil } }
-    var text: String? { if case .speech(let c) = content { c.text } else { nil } }
+    var text: String? {
+        switch content {
+        case .tone: nil
+        case .speech(let clip): clip.text
+        case .stream(let stream): stream.text
+        }
+    }
 
     func framesLeft(at now: ContinuousClock.Instant, sampleRate: Int) -> Int {
         guard loops, let repeatFor else { return .max }

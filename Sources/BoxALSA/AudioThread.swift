@@ -66,11 +66,11 @@ final class Engine: Sendable {
 
     /// A sentence after what plays now: at once when idle, else once the sound (an alarm: its
     /// whole ring) is over. The alarm always wins: it is never paused for speech.
-    func say(_ clip: SpeechClip, volume: Double) -> Completion {
+    func say(_ content: Request.Content, volume: Double) -> Completion {
         let completion = Completion()
         let refused: Bool = state.withLock { s in
             guard !s.shutdown else { return true }
-            let request = Request(id: s.nextID, content: .speech(clip), volume: volume, loops: false, repeatFor: nil,
+            let request = Request(id: s.nextID, content: content, volume: volume, loops: false, repeatFor: nil,
                                   requestedAt: .now, completion: completion)
             s.nextID += 1
             if s.wanted != nil {
@@ -81,7 +81,7 @@ final class Engine: Sendable {
             }
             return false
         }
-        if refused { dropSpeech([Request(id: 0, content: .speech(clip), volume: volume, loops: false, repeatFor: nil,
+        if refused { dropSpeech([Request(id: 0, content: content, volume: volume, loops: false, repeatFor: nil,
                                          requestedAt: .now, completion: completion)], why: "the audio player is closed") }
         wake.signal()
         return completion
@@ -108,9 +108,11 @@ final class Engine: Sendable {
         wake.signal()
     }
 
-    /// A sentence overtaken (a newer sound, a stop): finished unsaid, and reported.
+    /// A sentence overtaken (a newer sound, a stop): finished unsaid, and reported; one still
+    /// being made is cancelled, so its synthesis can stop.
     private func dropSpeech(_ requests: [Request], why: String) {
         for r in requests {
+            if case .stream(let stream) = r.content { stream.cancel() }
             r.completion.finish("dropped: \(why)")
             if let text = r.text { config.onSpeechDropped?(text, why) }
         }
@@ -162,6 +164,8 @@ final class Engine: Sendable {
                         finish(request, nil)
                     case .interrupted:
                         break  // whoever replaced it has finished its completion
+                    case .unsaid(let message):
+                        finish(request, message)
                     case .failed(let message):
                         open.close()
                         pcm = nil
@@ -196,7 +200,8 @@ final class Engine: Sendable {
     }
 
     private enum Outcome {
-        case finished, interrupted, failed(String)
+        /// `unsaid`: a sentence whose synthesis failed (the device is fine).
+        case finished, interrupted, failed(String), unsaid(String)
     }
 
     /// Writes the sound (looped for alarms) and a buffer's worth of silence, so every real
@@ -216,6 +221,31 @@ final class Engine: Sendable {
             case .ok(let frames): written += frames
             case .interrupted: outcome = .interrupted
             case .failed(let message): return .failed(message)
+            }
+        case .stream(let stream):
+            // The sentence as it is made: what is there is written, and the thread waits for
+            // more in 20 ms steps, still answering a newer sound or a stop.
+            var offset = 0
+            reading: while !isInterrupted(outcome) {
+                if state.withLock({ $0.wanted?.id != request.id || $0.shutdown }) {
+                    outcome = .interrupted
+                    break
+                }
+                switch stream.read(from: offset, max: chunkFrames, timeout: .milliseconds(20)) {
+                case .samples(let samples):
+                    offset += samples.count
+                    switch write(SpeechClip.scaled(samples, volume: request.volume), to: pcm, id: request.id,
+                                 progress: &progress, request: request) {
+                    case .ok(let frames): written += frames
+                    case .interrupted: outcome = .interrupted
+                    case .failed(let message): return .failed(message)
+                    }
+                case .waiting: continue
+                case .end: break reading
+                case .failed(let message):
+                    if offset == 0 { return .unsaid(message) }
+                    break reading  // what was made is said; the tail below ends it cleanly
+                }
             }
         case .tone(let sound):
             var pieces = ToneSynth.Pieces(ToneSynth.pattern(for: sound), volume: request.volume,
@@ -298,8 +328,8 @@ final class Engine: Sendable {
                     case .tone(let sound):
                         state.withLock { $0.lastStart = (sound, at) }
                         config.onStart?(sound, at)
-                    case .speech(let clip):
-                        state.withLock { $0.lastSpeechStart = (clip.text, at) }
+                    case .speech, .stream:
+                        state.withLock { $0.lastSpeechStart = (request.text ?? "", at) }
                     }
                 }
                 offset += result

@@ -1,5 +1,6 @@
 import BoxALSA
 import BoxHardware
+import CBoxSys
 import Dispatch
 import Foundation
 import Logging
@@ -8,10 +9,13 @@ import Synchronization
 /// The box's voice in the shell (#15): the core's sentences (`Effect.speak`) made into sound
 /// and handed to the tones' player, which says each after the sound before it.
 ///
-/// On the real clock synthesis runs on a queue of its own, so a sentence never holds up the
-/// engine or the tone that comes first; a sentence still being made when a newer sound or a
-/// stop arrives is dropped with a log line (an alarm wins). On the simulated clock it is said
-/// at once, so a test reads it right after the transition.
+/// On the real clock a sentence takes its turn in the player at once and is made on a thread
+/// of its own at a lower priority than the engine, the LED and the tones (nice 10): the
+/// player writes espeak-ng's first chunks while the rest is made, so the first words come
+/// within a few tens of milliseconds, and on a busy CPU a word may come later but a light or
+/// an alarm never does. A newer sound or a stop drops a sentence not yet said (the player
+/// logs it; an alarm wins). On the simulated clock a sentence is made and said at once, so a
+/// test reads it right after the transition.
 final class Voice: Sendable {
     let synthesizer: any SpeechSynthesizer
     let player: any TonePlayer
@@ -20,13 +24,16 @@ final class Voice: Sendable {
     /// How long a sentence asked by boxctl may wait behind what the player is playing.
     let waitAhead: Duration
     let logger: Logger
-    private let queue = DispatchQueue(label: "boxd-voice")
-    /// Bumped by every sound and stop: a sentence made for an older one is stale.
+    private let worker = VoiceThread(name: "boxd-voice", nice: Voice.nice)
+    /// Bumped by every sound and stop: a sentence made for an older one is stale (players
+    /// that cannot take a sentence before it is made).
     private let generation = Atomic<Int>(0)
     /// Recent sentences' clips: the milestones come back every night.
     private let cache = Mutex<[String: SpeechClip]>([:])
     private let lastFailure = Mutex<String?>(nil)
     static let cacheSize = 32
+    /// Synthesis runs below the engine, the LED and the tones (nice 0).
+    static let nice: Int32 = 10
 
     init(synthesizer: any SpeechSynthesizer, player: any TonePlayer, volume: Double, synchronous: Bool,
          waitAhead: Duration, logger: Logger) {
@@ -43,21 +50,40 @@ final class Voice: Sendable {
     /// `boxctl say-status` waits for its turn rather than reporting a time-out.
     static func waitAhead(ringSeconds: Double) -> Duration { .seconds(ringSeconds) + .seconds(30) }
 
+    /// The calling thread's nice value (the voice's thread runs at `nice`).
+    static func currentThreadNice() -> Int32 { box_thread_nice() }
+
+    /// Returns once the sentences asked so far are made (tests).
+    func made() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in worker.async { done.resume() } }
+    }
+
     /// A new sound or a stop: sentences not yet handed to the player are stale.
     func overtaken() { generation.add(1, ordering: .sequentiallyConsistent) }
 
     func say(_ text: String) {
-        let asked = generation.load(ordering: .sequentiallyConsistent)
-        let work: @Sendable () -> Void = { [self] in
-            guard let clip = clip(text) else { return }
-            guard generation.load(ordering: .sequentiallyConsistent) == asked else {
-                logger.notice("speech dropped (a newer sound came first): \(text)")
-                return
-            }
-            player.say(clip, volume: volume)
-        }
         logger.info("say \"\(text)\"")
-        if synchronous { work() } else { queue.async(execute: work) }
+        if synchronous {
+            if let clip = clip(text) { player.say(clip, volume: volume) }
+            return
+        }
+        if let clip = cached(text) {
+            player.say(clip, volume: volume)
+        } else if let streaming = player as? any SpeechStreamPlayer {
+            let stream = SpeechStream(text: text)
+            streaming.say(stream, volume: volume)  // its turn is now, behind the sound before it
+            worker.async { [self] in make(stream) }
+        } else {
+            let asked = generation.load(ordering: .sequentiallyConsistent)
+            worker.async { [self] in
+                guard let clip = clip(text) else { return }
+                guard generation.load(ordering: .sequentiallyConsistent) == asked else {
+                    logger.notice("speech dropped (a newer sound came first): \(text)")
+                    return
+                }
+                player.say(clip, volume: volume)
+            }
+        }
     }
 
     /// What `sayAndWait` measured: why it was not said (nil: said), how long synthesis took,
@@ -72,44 +98,120 @@ final class Voice: Sendable {
     /// into the sim's WAV: `boxctl say-status` and `boxctl test voice`.
     func sayAndWait(_ text: String) async -> Said {
         logger.info("say \"\(text)\" (asked for)")
-        return await withCheckedContinuation { (done: CheckedContinuation<Said, Never>) in
-            queue.async { [self] in
-                let asked = ContinuousClock.now
-                guard let clip = clip(text) else {
-                    done.resume(returning: Said(problem: lastFailure.withLock { $0 } ?? "espeak-ng could not speak", synthesis: .zero))
-                    return
-                }
-                let synthesis = ContinuousClock.now - asked
-                guard let alsa = player as? ALSAPlayer else {
+        let asked = ContinuousClock.now
+        guard !synchronous, let alsa = player as? ALSAPlayer else {
+            return await withCheckedContinuation { (done: CheckedContinuation<Said, Never>) in
+                worker.async { [self] in
+                    guard let clip = clip(text) else {
+                        done.resume(returning: Said(problem: lastFailure.withLock { $0 } ?? "espeak-ng could not speak", synthesis: .zero))
+                        return
+                    }
                     player.say(clip, volume: volume)
-                    done.resume(returning: Said(problem: player.fault, synthesis: synthesis))
-                    return
+                    done.resume(returning: Said(problem: player.fault, synthesis: ContinuousClock.now - asked))
                 }
-                let length = Duration.seconds(Double(clip.samples.count) / Double(alsa.sampleRate))
-                let problem = alsa.sayBlocking(clip, volume: volume, timeout: length + waitAhead)
+            }
+        }
+        let stream = SpeechStream(text: text)
+        let synthesis = Mutex<Duration>(.zero)
+        if let clip = cached(text) {
+            stream.append(clip.samples)
+            stream.finish()
+        } else {
+            worker.async { [self] in
+                make(stream)
+                synthesis.withLock { $0 = ContinuousClock.now - asked }
+            }
+        }
+        // The wait blocks a thread for as long as the sentence waits its turn and is said: not
+        // the voice's own (it makes the next sentences) nor Swift's pool.
+        return await withCheckedContinuation { (done: CheckedContinuation<Said, Never>) in
+            DispatchQueue.global().async { [self] in
+                // A sentence is seconds long; the wait ahead of it is bounded by `waitAhead`.
+                let problem = alsa.sayBlocking(stream, volume: volume, timeout: waitAhead + .seconds(30))
                 let start = alsa.lastSpeechStart.flatMap { $0.text == text && $0.at >= asked ? $0.at - asked : nil }
-                done.resume(returning: Said(problem: problem, synthesis: synthesis, firstSample: start))
+                done.resume(returning: Said(problem: problem ?? stream.failure, synthesis: synthesis.withLock { $0 },
+                                            firstSample: start))
             }
         }
     }
 
+    /// Makes a sentence into its stream (on the voice's thread) and keeps it for next time.
+    private func make(_ stream: SpeechStream) {
+        synthesizer.stream(stream.text, sampleRate: player.sampleRate, into: stream)
+        if let clip = stream.clip {
+            remember(clip)
+        } else if let failure = stream.failure {
+            noteFailure(failure)
+        }
+    }
+
+    private func cached(_ text: String) -> SpeechClip? { cache.withLock { $0[text] } }
+
+    private func remember(_ clip: SpeechClip) {
+        cache.withLock { c in
+            if c.count >= Self.cacheSize { c.removeAll() }
+            c[clip.text] = clip
+        }
+        lastFailure.withLock { $0 = nil }
+    }
+
+    /// Said once per distinct failure; the tones go on without the voice.
+    private func noteFailure(_ message: String) {
+        if lastFailure.withLock({ f in defer { f = message }; return f != message }) {
+            logger.error("voice cannot speak: \(message)")
+        }
+    }
+
     private func clip(_ text: String) -> SpeechClip? {
-        if let cached = cache.withLock({ $0[text] }) { return cached }
+        if let cached = cached(text) { return cached }
         do {
             let clip = try synthesizer.clip(text, sampleRate: player.sampleRate)
-            cache.withLock { c in
-                if c.count >= Self.cacheSize { c.removeAll() }
-                c[text] = clip
-            }
-            lastFailure.withLock { $0 = nil }
+            remember(clip)
             return clip
         } catch {
-            // Said once per distinct failure; the tones go on without the voice.
-            let message = "\(error)"
-            if lastFailure.withLock({ f in defer { f = message }; return f != message }) {
-                logger.error("voice cannot speak: \(message)")
-            }
+            noteFailure("\(error)")
             return nil
         }
+    }
+}
+
+/// A thread that runs jobs in order, at a nice value of its own; it sleeps (no wake-ups)
+/// while there is nothing to do, and ends when its owner goes.
+final class VoiceThread: Sendable {
+    private final class Jobs: Sendable {
+        let list = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
+        let ready = DispatchSemaphore(value: 0)
+
+        func run(nice: Int32) {
+            _ = box_nice_this_thread(nice)  // refused (no permission): it runs at the default
+            while true {
+                ready.wait()
+                let next: (job: (@Sendable () -> Void)?, closed: Bool) = list.withLock { l in
+                    l.queue.isEmpty ? (nil, l.closed) : (l.queue.removeFirst(), false)
+                }
+                if let job = next.job { job() } else if next.closed { return }
+            }
+        }
+    }
+
+    private let jobs = Jobs()
+
+    init(name: String, nice: Int32) {
+        let thread = Thread { [jobs] in jobs.run(nice: nice) }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit { close() }
+
+    func async(_ job: @escaping @Sendable () -> Void) {
+        jobs.list.withLock { $0.queue.append(job) }
+        jobs.ready.signal()
+    }
+
+    /// Ends the thread once the jobs queued so far have run.
+    func close() {
+        jobs.list.withLock { $0.closed = true }
+        jobs.ready.signal()
     }
 }

@@ -74,7 +74,9 @@ public struct SpeechClip: Sendable, Hashable {
     }
 
     /// The samples at `volume` (0…1), scaled in software as the tones are.
-    public func samples(volume: Double) -> [Int16] {
+    public func samples(volume: Double) -> [Int16] { Self.scaled(samples, volume: volume) }
+
+    public static func scaled(_ samples: [Int16], volume: Double) -> [Int16] {
         samples.map { Int16(clamping: Int((Double($0) * volume).rounded())) }
     }
 }
@@ -82,4 +84,24 @@ public struct SpeechClip: Sendable, Hashable {
 /// Makes a sentence into sound, on the box (espeak-ng: `BoxVoice`).
 public protocol SpeechSynthesizer: Sendable {
     func clip(_ text: String, sampleRate: Int) throws -> SpeechClip
+    /// Makes `text` into `stream` as it goes and finishes it (with the failure, if any).
+    func stream(_ text: String, sampleRate: Int, into stream: SpeechStream)
+}
+
+extension SpeechSynthesizer {
+    /// A synthesiser that cannot stream hands over the whole sentence at once.
+    public func stream(_ text: String, sampleRate: Int, into stream: SpeechStream) {
+        do {
+            stream.append(try clip(text, sampleRate: sampleRate).samples)
+            stream.finish()
+        } catch {
+            stream.finish(failure: "\(error)")
+        }
+    }
+}
+
+/// A player that starts a sentence before it is all made (ALSA): it writes the stream's
+/// samples as they come, in the sentence's turn; a newer sound or a stop drops and cancels it.
+public protocol SpeechStreamPlayer: TonePlayer {
+    func say(_ stream: SpeechStream, volume: Double)
 }

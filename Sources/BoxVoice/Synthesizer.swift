@@ -16,27 +16,48 @@ public final class Synthesizer: @unchecked Sendable {
 
     private init() {}
 
-    /// Collects what espeak-ng hands the callback; passed through the events' user_data.
+    /// Hands what espeak-ng gives the callback on; passed through the events' user_data.
     private final class Collector {
-        var samples: [Int16] = []
+        let onChunk: (UnsafeBufferPointer<Int16>, Int) -> Bool
+        let rate: Int
+        init(rate: Int, _ onChunk: @escaping (UnsafeBufferPointer<Int16>, Int) -> Bool) {
+            self.rate = rate
+            self.onChunk = onChunk
+        }
     }
 
     /// The samples of `text` in `voice` (an espeak-ng voice name: "en", "en-us", "de"…), at
     /// `sampleRate` Hz (espeak-ng's own, 22050).
     public func synthesize(_ text: String, voice: String = "en") throws(Failure) -> (samples: [Int16], sampleRate: Int) {
+        var samples: [Int16] = []
+        let rate = try synthesize(text, voice: voice) { chunk, _ in
+            samples.append(contentsOf: chunk)
+            return true
+        }
+        return (samples, rate)
+    }
+
+    /// Synthesises `text` a chunk at a time (espeak-ng's ~60 ms buffers, in order), handing
+    /// each and the rate to `onChunk` as it is made, which returns false to stop early.
+    /// Returns the rate.
+    /// The first chunk comes once the first clause is made, long before the last.
+    public func synthesize(_ text: String, voice: String = "en",
+                           onChunk: @escaping (UnsafeBufferPointer<Int16>, Int) -> Bool) throws(Failure) -> Int {
         lock.lock()
         defer { lock.unlock() }
         try initialise()
         try setVoice(voice)
-        let collector = Collector()
+        let collector = Collector(rate: Int(sampleRate), onChunk)
         let context = Unmanaged.passUnretained(collector).toOpaque()
         let bytes = Array(text.utf8CString)
-        let result = bytes.withUnsafeBufferPointer { buf in
-            espeak_Synth(buf.baseAddress, buf.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+        let result = withExtendedLifetime(collector) {
+            bytes.withUnsafeBufferPointer { buf in
+                espeak_Synth(buf.baseAddress, buf.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+            }
         }
         guard result == EE_OK else { throw Failure(description: "espeak-ng could not speak (error \(result.rawValue))") }
         guard espeak_Synchronize() == EE_OK else { throw Failure(description: "espeak-ng did not finish") }
-        return (collector.samples, Int(sampleRate))
+        return Int(sampleRate)
     }
 
     /// espeak-ng's phonemes for `text` ("as a person would read it"): lets a test check that
@@ -93,8 +114,7 @@ public final class Synthesizer: @unchecked Sendable {
         espeak_SetSynthCallback { wav, count, events in
             guard let wav, count > 0, let user = events?.pointee.user_data else { return 0 }
             let collector = Unmanaged<Collector>.fromOpaque(user).takeUnretainedValue()
-            collector.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
-            return 0  // go on
+            return collector.onChunk(UnsafeBufferPointer(start: wav, count: Int(count)), collector.rate) ? 0 : 1  // 1: stop
         }
     }
 }

@@ -42,6 +42,58 @@ struct ALSASpeechTests {
         #expect(!samples[(second + Self.clip("").samples.count)...].contains { $0 != 0 }, "and nothing after it")
     }
 
+    @Test("a sentence still being made is written as it comes, after the chime, whole")
+    func aStreamAsItIsMade() throws {
+        let path = temporaryPath("stream.wav")
+        defer { removeTemporary(path) }
+        let player = ALSAPlayer(device: "file:FILE=\(path),FORMAT=wav")
+        player.play(.success, volume: 0.5, repeatFor: nil)
+        let stream = SpeechStream(text: "Dose 1 recorded.")
+        player.say(stream, volume: 1)
+        // The player waits for the synthesiser: the chunks come after it took its turn.
+        let chunks = (1...5).map { [Int16](repeating: Int16(20_000 + $0), count: 700) }
+        for chunk in chunks { stream.append(chunk) }
+        stream.finish()
+        #expect(player.waitUntilIdle(timeout: .seconds(5)))
+        let said = try #require(player.lastSpeechStart)
+        #expect(said.text == "Dose 1 recorded." && said.at > player.lastStart!.at)
+        player.close()
+
+        let samples = try WavFile.read(path: path).mono
+        let first = try #require(samples.firstIndex(of: 20_001))
+        #expect(first >= ToneSynth.samples(for: .success, volume: 0.5).count, "after the whole chime")
+        #expect(Array(samples[first..<(first + 3_500)]) == chunks.flatMap { $0 }, "every chunk, in order")
+        #expect(!samples[(first + 3_500)...].contains { $0 != 0 }, "and nothing after it")
+    }
+
+    @Test("a sentence that cannot be made is not said, and the next one is")
+    func aFailedStream() throws {
+        let path = temporaryPath("failed.wav")
+        defer { removeTemporary(path) }
+        let player = ALSAPlayer(device: "file:FILE=\(path),FORMAT=wav")
+        let broken = SpeechStream(text: "broken")
+        broken.finish(failure: "espeak-ng could not speak (error 1)")
+        #expect(player.sayBlocking(broken, volume: 1, timeout: .seconds(5)) == "espeak-ng could not speak (error 1)")
+        #expect(player.sayBlocking(Self.clip("next"), volume: 1) == nil)
+        #expect(player.lastSpeechStart?.text == "next")
+        player.close()
+        #expect(try WavFile.read(path: path).mono.contains(30_000))
+    }
+
+    @Test("a newer sound drops a sentence still being made, and its synthesis is told to stop")
+    func aStreamDropped() {
+        let dropped = Mutex<[String]>([])
+        let player = ALSAPlayer(device: "hw:99,0", onSpeechDropped: { text, _ in dropped.withLock { $0.append(text) } })
+        player.play(.alarm(.mainAlarm, .critical), volume: 1, repeatFor: nil)
+        let stream = SpeechStream(text: "Window open.")
+        player.say(stream, volume: 1)
+        #expect(!stream.isCancelled)
+        player.play(.alarm(.followUp, .critical), volume: 1, repeatFor: nil)
+        #expect(stream.isCancelled)
+        #expect(dropped.withLock { $0 } == ["Window open."])
+        player.close()
+    }
+
     @Test("a newer sound drops the sentences still waiting, and says which")
     func droppedByANewerSound() {
         let dropped = Mutex<[String]>([])
