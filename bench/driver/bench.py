@@ -687,9 +687,9 @@ def print_voice(self, ex):
     print("  first spoken status of a fresh boxd (say status, %d processes): synthesis med %.0f ms, max %.0f ms; "
           "request -> reply (WAV sink) med %.0f ms; RSS after it med %.2f MB"
           % (len(syn), median(syn), max(syn), median(trip), median(say["rss_after"]) * MB))
-    print("  goal: hold -> first spoken sample <= 300 ms. The hold's status chirp plays while the sentence is made,"
-          " so the sentence waits for the longer of the two, plus the sound card's buffer: measured on a real card by"
-          " the virtual box's scenario 10")
+    print("  goal: hold -> first spoken sample <= 300 ms. The hold's status chirp plays while the sentence is made;"
+          " the player starts on espeak-ng's first chunks, so the sentence waits for the chirp and its first chunk,"
+          " plus the sound card's buffer: measured on a real card by the virtual box's scenario 10")
 
 
 def main():
