@@ -49,8 +49,10 @@ public final class SpeechStream: Sendable {
 
     // The reader (the player).
 
+    /// Also wakes a reader waiting for samples, so a newer sound starts at once.
     public func cancel() {
         state.withLock { $0.cancelled = true }
+        changed.signal()
     }
 
     /// Up to `max` samples from `offset`, waiting up to `timeout` for the synthesiser.
