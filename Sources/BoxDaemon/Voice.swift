@@ -34,6 +34,9 @@ final class Voice: Sendable {
     static let cacheSize = 32
     /// Synthesis runs below the engine, the LED and the tones (nice 0).
     static let nice: Int32 = 10
+    /// A bound on one sentence's length, for a wait that starts before it is made (the box's
+    /// longest, the status, is about 6 s).
+    static let longestSentence: Duration = .seconds(30)
 
     init(synthesizer: any SpeechSynthesizer, player: any TonePlayer, volume: Double, synchronous: Bool,
          waitAhead: Duration, logger: Logger) {
@@ -126,8 +129,7 @@ final class Voice: Sendable {
         // the voice's own (it makes the next sentences) nor Swift's pool.
         return await withCheckedContinuation { (done: CheckedContinuation<Said, Never>) in
             DispatchQueue.global().async { [self] in
-                // A sentence is seconds long; the wait ahead of it is bounded by `waitAhead`.
-                let problem = alsa.sayBlocking(stream, volume: volume, timeout: waitAhead + .seconds(30))
+                let problem = alsa.sayBlocking(stream, volume: volume, timeout: waitAhead + Self.longestSentence)
                 let start = alsa.lastSpeechStart.flatMap { $0.text == text && $0.at >= asked ? $0.at - asked : nil }
                 done.resume(returning: Said(problem: problem ?? stream.failure, synthesis: synthesis.withLock { $0 },
                                             firstSample: start))

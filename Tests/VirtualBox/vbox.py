@@ -969,15 +969,17 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         # `vbox fresh` returns at READY=1, which boxd sends after it requested the lines and
         # started reading their edges: the kernel queues every edge from here on.
         g.ssh(f"vbox fresh --flags '--clock fast:{speed}'{slow}")
-        since = g.ssh("date +%s.%N").stdout.strip()
+        cursor = journal_cursor(g, "boxd")
         g.ssh(f"vbox edges {bouncy}")
-        # A real-time watch, not a wait for something known: a second press from the chatter
-        # would come within the double gap (400 ms) of the release; 1 s covers it on the kernel.
-        time.sleep(1.0)
+        # Dose 1's chime: the press was decided (the double gap passed after its release).
+        journal_wait(g, "boxd", cursor, ["sound success"], 10)
+        # Then a watch for what must not come: a second press from the chatter would answer
+        # 'already recorded' within the double gap (400 ms) of its release. The wait returns
+        # as soon as it does; 1 s on the guest's clock bounds it.
+        again = journal_wait(g, "boxd", cursor, ["sound already_recorded"], 1)
         n1 = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
-        rep = int(g.ssh(f"journalctl -u boxd --since @{since} -o cat --no-pager | grep -c 'sound already_recorded' || true").stdout.strip() or 0)
         doses.append(n1)
-        spurious += 1 if rep else 0
+        spurious += 1 if again else 0
     check(spurious == 0 and all(d == "1" for d in doses), problems,
           f"bouncy press: {spurious} of {trials} gave a second press (boxd played 'already recorded')")
     figs.append(f"bouncy press x{trials} (12 kernel edges each; every second one with fsync +80 ms): Dose 1 rows {'/'.join(doses)}, "
@@ -986,10 +988,10 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
     # a press takes Dose 1, a hold within 5 s undoes it, a press after the window takes it again.
     g.ssh("vbox fresh")  # returns at READY=1, edges read from then on (see the loop above)
-    g.ssh("vbox watch s2u 20")
-    time.sleep(0.3)
+    g.ssh("vbox watch s2u 20")  # returns once the capture and the LED watcher run
     e0 = parse_edges(g.ssh("vbox press 150").stdout)
-    time.sleep(1.0)
+    # The hold once Dose 1 is on disk: its chime (played after the commit) has ended.
+    follow(g, "tail -n +1 -f /run/vbox/s2u.cap", tone_line(after=e0[-1][0], notes=("G5",)), 10)
     eh = parse_edges(g.ssh("vbox press 1300").stdout)
     time.sleep(0.8)
     st = status_json(g)
