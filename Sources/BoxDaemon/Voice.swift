@@ -24,7 +24,7 @@ final class Voice: Sendable {
     /// How long a sentence asked by boxctl may wait behind what the player is playing.
     let waitAhead: Duration
     let logger: Logger
-    private let worker = VoiceThread(name: "boxd-voice", nice: Voice.nice)
+    private let worker: VoiceThread
     /// Bumped by every sound and stop: a sentence made for an older one is stale (players
     /// that cannot take a sentence before it is made).
     private let generation = Atomic<Int>(0)
@@ -46,6 +46,9 @@ final class Voice: Sendable {
         self.synchronous = synchronous
         self.waitAhead = waitAhead
         self.logger = logger
+        worker = VoiceThread(name: "boxd-voice", nice: Self.nice) { error in
+            logger.warning("the voice's thread runs at the default priority: setpriority refused (errno \(error))")
+        }
     }
 
     /// Ahead of a sentence there may be an alarm ringing out (the config's ring) and the
@@ -184,8 +187,9 @@ final class VoiceThread: Sendable {
         let list = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
         let ready = DispatchSemaphore(value: 0)
 
-        func run(nice: Int32) {
-            _ = box_nice_this_thread(nice)  // refused (no permission): it runs at the default
+        func run(nice: Int32, refused: @Sendable (Int32) -> Void) {
+            let error = box_nice_this_thread(nice)
+            if error != 0 { refused(error) }  // it still runs, at the default priority
             while true {
                 ready.wait()
                 let next: (job: (@Sendable () -> Void)?, closed: Bool) = list.withLock { l in
@@ -198,8 +202,9 @@ final class VoiceThread: Sendable {
 
     private let jobs = Jobs()
 
-    init(name: String, nice: Int32) {
-        let thread = Thread { [jobs] in jobs.run(nice: nice) }
+    /// `refused`: told the errno when the nice value cannot be set (a syscall filter).
+    init(name: String, nice: Int32, refused: @escaping @Sendable (Int32) -> Void) {
+        let thread = Thread { [jobs] in jobs.run(nice: nice, refused: refused) }
         thread.name = name
         thread.start()
     }

@@ -695,12 +695,17 @@ def scenario_systemd(g: Guest) -> bool:
     sec = g.ssh("systemd-analyze security boxd --no-pager --threshold=10", check=False)
     m = re.search(r"Overall exposure level for boxd.service: ([\d.]+)", sec.stdout)
     exposure = float(m.group(1)) if m else 99
-    check(sec.returncode == 0 and exposure <= 1.0, problems, f"exposure {exposure}")
+    # 1.1: adjtimex (reading the clock's sync state) and setpriority (the voice's thread lowers
+    # its own priority) are the unit's two allowed calls from filtered groups, 0.1 each.
+    check(sec.returncode == 0 and exposure <= 1.1, problems, f"exposure {exposure}")
     (RUN / "security.txt").write_text(sec.stdout)
     proc = g.ssh(f"grep -E '^(Uid|Gid|Groups|Cap[A-Za-z]+|NoNewPrivs)' /proc/{pid}/status; ps -o user= -p {pid}").stdout
     caps = dict(re.findall(r"^(Cap\w+):\s+([0-9a-f]+)$", proc, re.M))
     user = proc.strip().splitlines()[-1].strip()
     check(user == "boxd", problems, f"runs as {user}")
+    # Inside the sandbox the voice's thread still gets its lower priority: one thread at 10.
+    nices = sorted(int(n) for n in g.ssh(f"ps -L -o nice= -p {pid}").stdout.split())
+    check(nices.count(10) == 1 and nices.count(0) == len(nices) - 1, problems, f"thread nice values {nices}")
     check(caps and all(int(v, 16) == 0 for v in caps.values()), problems, f"capabilities {caps}")
     dev = g.ssh("stat -c '%n %U:%G %a' /dev/gpiochip*").stdout.strip()
     check(all(re.search(r" root:gpio 660$", line) for line in dev.splitlines()), problems, f"gpiochip {dev}")
@@ -718,8 +723,8 @@ def scenario_systemd(g: Guest) -> bool:
                   "journalctl -u vbox-probe -o cat --no-pager | grep 'adjtimex rc' | tail -1").stdout.strip()
     unit_pc = g.ssh("systemctl show boxd -p ProtectClock --value").stdout.strip()
     return R.add("3 systemd for real", not problems,
-                 f"active, READY=1 {ready_ms:.0f} ms after start, exposure {exposure} (systemd-analyze security, threshold 1.0), "
-                 f"user {user}, CapEff/Prm/Bnd/Amb 0, /dev/gpiochip* root:gpio 660 by the udev rule, "
+                 f"active, READY=1 {ready_ms:.0f} ms after start, exposure {exposure} (systemd-analyze security, threshold 1.1), "
+                 f"user {user}, CapEff/Prm/Bnd/Amb 0, threads' nice {nices}, /dev/gpiochip* root:gpio 660 by the udev rule, "
                  f"clock status unsynced->{clock.get('unsync')!r} synced->{clock.get('sync')!r} "
                  f"(unit ProtectClock={unit_pc}; with ProtectClock=yes a read-only adjtimex gives: {probe.replace('adjtimex ', '')})"
                  + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
