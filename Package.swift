@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "DoseCore", swiftSettings: optimized, plugins: ["ConstantsPlugin"]),
         // The durable night log on SQLite (GRDB).
         .target(name: "NightLog", dependencies: [
-            "DoseCore",
+            "DoseCore", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
@@ -43,6 +43,8 @@ let package = Package(
         // Hardware seams, tone synthesis and the simulated backends (no C).
         .target(name: "BoxHardware", dependencies: ["DoseCore"]),
         // C libraries, through the system's pkg-config.
+        // zlib's CRC-32 for the night log's witness file.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "CBoxSys"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),

@@ -80,6 +80,7 @@ public final class Daemon: Sendable {
         do {
             log = try NightLog.open(stateDirectory: options.stateDirectory, now: startedAt)
             if let fault = log?.fault { logger.error("night log recovered: \(fault)") }
+            if let fault = log?.witnessFault { logger.error("\(fault)") }
             if let s = log?.salvage {
                 logger.error("salvaged \(s.salvagedRows) rows, \(s.refusedRows) refused; tonight's doses \(s.doseRecordCertain ? "are known" : "are IN DOUBT")")
             }
@@ -87,13 +88,13 @@ public final class Daemon: Sendable {
             logger.error("night log cannot be opened for writing: \(error)")
             log = nil
         }
-        // Tonight is the fold of the log (with the night before it, for the last dose taken).
-        // If it cannot be read, nothing is recorded on top of an unknown night without a
-        // confirmation: the box doubts tonight's record and shows the fault.
-        var records: [LogRecord] = []
+        // Tonight is the fold of the log's latest session, with the last dose taken anywhere in
+        // the log. If it cannot be read, nothing is recorded on top of an unknown night without
+        // a confirmation: the box doubts tonight's record and shows the fault.
+        var persisted = PersistedNight()
         var doubt: Date?
         do {
-            records = try Self.tonightsRecords(log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory))
+            persisted = try (log ?? NightLog.openReadOnly(stateDirectory: options.stateDirectory)).persistedNight()
         } catch {
             logger.error("the night log cannot be read; tonight's record is in doubt: \(error)")
             log = nil
@@ -115,7 +116,7 @@ public final class Daemon: Sendable {
         hardwareDescription = hw.description
         edges = hw.edges
 
-        let state = BoxState.rebuilt(settings: settings, records: records, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
+        let state = BoxState.rebuilt(settings: settings, from: persisted, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
         let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, buttonsHealth: hw.buttonsHealth,
@@ -130,17 +131,6 @@ public final class Daemon: Sendable {
         server = ControlServer(path: options.socketPath, logger: logger, watch: watch) { req, uid in
             await engine.handle(req, uid: uid)
         }
-    }
-
-    /// The latest night's records, preceded by the night before when the latest has no
-    /// Dose 1 yet (a sleep event opened it), so the last dose taken is still known.
-    static func tonightsRecords(_ log: NightLog) throws(NightLogError) -> [LogRecord] {
-        guard let latest = try log.latestSession() else { return [] }
-        let night = Night(replaying: latest.records)
-        guard night.dose1 == nil else { return latest.records }
-        let earlier = try log.recentNights(limit: 2).first { $0.sessionID != latest.sessionID }
-        guard let earlier, let previous = try log.records(sessionID: earlier.sessionID) else { return latest.records }
-        return previous.records + latest.records
     }
 
     /// A sped-up night starts at 22:00 local time today, so the demo reads like a night.

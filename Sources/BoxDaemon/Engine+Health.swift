@@ -38,11 +38,12 @@ extension Engine {
     /// waiting is written.
     func reopenLog() {
         guard let opened = try? NightLog.open(stateDirectory: stateDirectory),
-              let records = try? Daemon.tonightsRecords(opened) else { return }
+              var persisted = try? opened.persistedNight() else { return }
         logger.notice("night log opened")
         log = opened
         if unsaved.isEmpty { logFaultDetail = nil } // else the next write clears it
-        if state.doubt != nil { transition(.restoreNight(records + unsaved), source: .system) }
+        persisted.records += unsaved
+        if state.doubt != nil { transition(.restoreNight(persisted), source: .system) }
         if let r = try? opened.lastRecovery(), !r.doseRecordCertain { transition(.enterDoubt(since: r.at), source: .system) }
         // What waited for the log (the fault events of its own outage, at least) is written
         // now, not at the next press: until it is, the log is not caught up and stays a fault.

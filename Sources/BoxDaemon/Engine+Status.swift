@@ -29,7 +29,9 @@ extension Engine {
         return StatusReport.Health(
             buttons: buttons,
             audio: f.contains(.audioUnavailable) ? .fault(hardware.audio.fault ?? "unavailable") : .ok,
-            log: f.contains(.logUnwritable) ? .fault(logFaultDetail ?? "not writable") : f.contains(.logRecovered) ? .recovered : .ok,
+            log: f.contains(.logUnwritable) ? .fault(logFaultDetail ?? "not writable")
+                : f.contains(.logLostRecords) ? .fault(log?.witnessFault?.description ?? "records were lost")
+                : f.contains(.logRecovered) ? .recovered : .ok,
             clock: f.contains(.clockUnsynced) ? .notSynced : .synced)
     }
 

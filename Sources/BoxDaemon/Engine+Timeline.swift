@@ -26,7 +26,7 @@ extension Engine {
                 logger.notice("wall clock \(offset.synced ? "synchronised" : "not synchronised"), offset \(Double(offset.offsetNanos) / 1e9) s: \(changed) stored time(s) re-derived")
             }
             knownClock = offset
-            if changed > 0 { state.reloadNight(try Daemon.tonightsRecords(log)) }
+            if changed > 0 { state.reloadNight(try log.persistedNight()) }
         } catch {
             logger.error("could not re-derive wall times after a clock change: \(error)")
         }

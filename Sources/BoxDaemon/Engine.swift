@@ -129,6 +129,11 @@ public actor Engine {
     /// event), the LED, what fell due while down; then edges are read.
     public func start(doubtSince: Date? = nil) {
         if log?.fault != nil { transition(.setFault(.logRecovered, active: true), source: .system) }
+        switch log?.witnessFault {
+        case .lostRecords?: transition(.setFault(.logLostRecords, active: true), source: .system)
+        case .witnessRebuilt?: transition(.setFault(.witnessRebuilt, active: true), source: .system)
+        case nil: break
+        }
         settleHealth()
         // The count before the first press: a low supply's reminder is due at the first Dose 1.
         settleSupply()
@@ -243,7 +248,7 @@ public actor Engine {
         guard !all.isEmpty else { return .nothing }
         do {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
-            try log.append(all)
+            if let warning = try log.append(all) { logger.warning("\(warning)") }
             if all.contains(where: \.changesSupply) { supplyStale = true }
             unsaved = []
             feedSignal.notify()

@@ -28,9 +28,9 @@ public enum Action: Sendable, Hashable {
     /// in part, `since` then): until that night ends no dose is recorded without a
     /// confirmation. After a restart the shell sends it again with the same `since`.
     case enterDoubt(since: Date)
-    /// The log could not be read at start (the doubt) and now can: tonight is the fold of
-    /// `records`, and the doubt that came from not reading it is over.
-    case restoreNight([LogRecord])
+    /// The log could not be read at start (the doubt) and now can: tonight is what it holds,
+    /// and the doubt that came from not reading it is over.
+    case restoreNight(PersistedNight)
     /// The shell could not write what the last action recorded, so none of it happened.
     /// Sent with that action's source: a hand on the button hears the error tone; a boxctl
     /// caller learns it from the reply (exit 6) and the bedroom stays quiet.

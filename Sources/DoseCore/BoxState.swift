@@ -31,15 +31,20 @@ public struct BoxState: Sendable, Hashable {
 
     /// The same night folded again from its records, whose wall times the shell re-derived
     /// after a clock step (one timeline); everything in memory stays.
-    public mutating func reloadNight(_ records: [LogRecord]) {
-        night = Night(replaying: records)
+    public mutating func reloadNight(_ persisted: PersistedNight) {
+        night = Night(persisted)
         fallbackCloseCache = nil
         completedUntilCache = nil
     }
 
-    /// The state after a restart: the night folded from its records, nothing else.
-    public static func rebuilt(settings: BoxSettings, records: [LogRecord], faults: Set<Fault> = []) -> BoxState {
-        BoxState(settings: settings, night: Night(replaying: records), faults: faults)
+    /// The state after a restart: the night as the log holds it, nothing else.
+    public static func rebuilt(settings: BoxSettings, from persisted: PersistedNight, faults: Set<Fault> = []) -> BoxState {
+        BoxState(settings: settings, night: Night(persisted), faults: faults)
+    }
+
+    /// The same, from a whole log in append order (tests, and the model's restarts).
+    public static func rebuilt(settings: BoxSettings, records log: [LogRecord], faults: Set<Fault> = []) -> BoxState {
+        rebuilt(settings: settings, from: PersistedNight(log: log), faults: faults)
     }
 
     var window: DoseWindow { settings.window }

@@ -118,7 +118,7 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// until NTP answers; the night's rules run on elapsed time) nor simulated buttons.
     public var isCaregiverNews: Bool {
         switch self {
-        case .audioUnavailable, .logUnwritable, .logRecovered, .buttonStuck, .gpioUnavailable: true
+        case .audioUnavailable, .logUnwritable, .logRecovered, .logLostRecords, .witnessRebuilt, .buttonStuck, .gpioUnavailable: true
         case .buttonsSimulated, .clockUnsynced: false
         }
     }
@@ -126,6 +126,10 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
     case audioUnavailable
     case logUnwritable
     case logRecovered
+    /// The log was behind its witness (#29): records it had acknowledged are gone from it.
+    case logLostRecords
+    /// The witness beside the log was missing or damaged while the log was fine: rebuilt.
+    case witnessRebuilt
     case buttonStuck(String)
     case gpioUnavailable
     /// `--hardware auto` found no config and no GPIO chip: the buttons and LED are simulated.
@@ -137,6 +141,8 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .audioUnavailable: "audio_unavailable"
         case .logUnwritable: "log_unwritable"
         case .logRecovered: "log_recovered"
+        case .logLostRecords: "log_lost_records"
+        case .witnessRebuilt: "witness_rebuilt"
         case .buttonStuck(let name): "button_stuck:\(name)"
         case .gpioUnavailable: "gpio_unavailable"
         case .buttonsSimulated: "buttons_simulated"
@@ -150,6 +156,10 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .audioUnavailable: "Alarms cannot sound: check the speaker and `boxctl doctor`; the box keeps retrying."
         case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
         case .logRecovered: "The night log was damaged and set aside; every readable row was carried into a new one (figures in the journal). Keep the .corrupt file for support."
+        case .logLostRecords:
+            "The night log lost records it had saved (a file lost or restored from an older copy); the doses its witness knew were put back. Tonight is in doubt: confirm a dose by holding the button. Keep the .behind file for support."
+        case .witnessRebuilt:
+            "The night log's witness file was missing or damaged and was made again from the log. If no one restored files by hand, check the SD card."
         case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
         case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`; the box keeps retrying."
         case .buttonsSimulated: "SIMULATED buttons and LED: no config file names a GPIO chip and none was found. A real button does nothing."
@@ -166,7 +176,7 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
             self = .buttonStuck(String(code.dropFirst("button_stuck:".count)))
             return
         }
-        let plain: [Fault] = [.audioUnavailable, .logUnwritable, .logRecovered, .gpioUnavailable, .buttonsSimulated, .clockUnsynced]
+        let plain: [Fault] = [.audioUnavailable, .logUnwritable, .logRecovered, .logLostRecords, .witnessRebuilt, .gpioUnavailable, .buttonsSimulated, .clockUnsynced]
         guard let fault = plain.first(where: { $0.code == code }) else { return nil }
         self = fault
     }

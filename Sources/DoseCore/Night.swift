@@ -12,8 +12,8 @@ public struct Night: Sendable, Hashable {
     public private(set) var liveDoseEvents: [DoseRecord] = []
     public private(set) var sleepEvents: [SleepEventRecord] = []
     public private(set) var checkIn: CheckInRecord?
-    /// The last dose taken in the night before this one, carried over when a session
-    /// opens, so a new Dose 1 too soon after it can be caught.
+    /// The last dose taken before this night (in the log as a whole), carried over when a
+    /// session opens, so a new Dose 1 too soon after it can be caught.
     public private(set) var priorDose: DoseRecord?
     /// The caregiver escalations already given, as "kind@dose1ID" (a Dose 1 undone and taken
     /// again starts its own plan).
@@ -25,6 +25,14 @@ public struct Night: Sendable, Hashable {
     public init(replaying records: [LogRecord]) {
         self.init()
         for record in records { apply(record) }
+    }
+
+    /// The night a restart finds: the latest session folded, and the last dose taken in the
+    /// whole log as the dose before it (whichever night that was in), so the guards that
+    /// reach back in time see it however many nights were opened since.
+    public init(_ persisted: PersistedNight) {
+        self.init(replaying: persisted.records)
+        if let last = persisted.lastDoseTaken, last.sessionID != session?.id { priorDose = last }
     }
 
     public mutating func apply(_ record: LogRecord) {
@@ -108,5 +116,59 @@ public struct Night: Sendable, Hashable {
         if skip != nil { return .skipped }
         if let d1 = dose1, now.elapsed(since: d1.at) >= window.closesAfter { return .expired }
         return .aborted
+    }
+}
+
+/// What boxd reads from the log at start (and when the log is read again): the latest
+/// session's records and the last dose taken in the whole log (Dose 1, Dose 2 or an extra
+/// dose, not undone), whatever night it belongs to (#29: never only the nights rebuilt).
+public struct PersistedNight: Sendable, Hashable {
+    public var records: [LogRecord]
+    public var lastDoseTaken: DoseRecord?
+
+    public init(records: [LogRecord] = [], lastDoseTaken: DoseRecord? = nil) {
+        self.records = records
+        self.lastDoseTaken = lastDoseTaken
+    }
+
+    /// The same reading of a whole log given as records in append order: the reference the
+    /// NightLog query is tested against, and the restart of the model-based safety test.
+    public init(log: [LogRecord]) {
+        var latest: String?
+        var undone: Set<String> = []
+        for record in log {
+            if case .sessionOpened(let s) = record { latest = s.id }
+            if case .undone(let u) = record { undone.insert(u.eventID) }
+        }
+        // An undo belongs to the session of the dose it undoes; append order is kept.
+        var doses: Set<String> = []
+        records = log.filter { record in
+            switch record {
+            case .dose(let d) where d.sessionID == latest: doses.insert(d.id); return true
+            case .undone(let u): return doses.contains(u.eventID)
+            default: return record.belongs(toSession: latest)
+            }
+        }
+        lastDoseTaken = log.lazy.reversed().compactMap { record -> DoseRecord? in
+            guard case .dose(let d) = record, d.type.countsAsDose, !undone.contains(d.id) else { return nil }
+            return d
+        }.first
+    }
+}
+
+extension LogRecord {
+    /// A record of the session `id` (an undo is judged by its dose, see `PersistedNight`).
+    func belongs(toSession id: String?) -> Bool {
+        guard let id else { return false }
+        switch self {
+        case .sessionOpened(let s): return s.id == id
+        case .dose(let d): return d.sessionID == id
+        case .sleepEvent(let e): return e.sessionID == id
+        case .checkIn(let c): return c.sessionID == id
+        case .sessionClosed(let c): return c.sessionID == id
+        case .notice(let n): return n.sessionID == id
+        case .undone: return false
+        case .fault, .medication, .supply: return false
+        }
     }
 }

@@ -90,18 +90,22 @@ public struct DoseMetadata: Sendable, Hashable, Codable {
     public var isExtraDose: Bool?
     public var snoozeNumber: Int?
     public var reason: String?
+    /// "witness": the log had lost this dose and it was carried back from the witness (#29).
+    public var restoredFrom: String?
 
-    public init(isEarly: Bool? = nil, isLate: Bool? = nil, isExtraDose: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil) {
+    public init(isEarly: Bool? = nil, isLate: Bool? = nil, isExtraDose: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil,
+                restoredFrom: String? = nil) {
         self.isEarly = isEarly
         self.isLate = isLate
         self.isExtraDose = isExtraDose
         self.snoozeNumber = snoozeNumber
         self.reason = reason
+        self.restoredFrom = restoredFrom
     }
 
     enum CodingKeys: String, CodingKey {
         case isEarly = "is_early", isLate = "is_late", isExtraDose = "is_extra_dose"
-        case snoozeNumber = "snooze_number", reason
+        case snoozeNumber = "snooze_number", reason, restoredFrom = "restored_from"
     }
 }
 

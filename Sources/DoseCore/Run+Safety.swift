@@ -36,7 +36,7 @@ extension Run {
     }
 
     /// A new Dose 1 within `new_dose1_after_last_dose_min` of the last dose taken (in this
-    /// night or the one before it) needs a confirmation.
+    /// night, or before it anywhere in the log) needs a confirmation.
     func tooSoonForNewDose1() -> Refusal? {
         guard let last = night.lastDoseTaken ?? night.priorDose else { return nil }
         let ago = now.elapsed(since: last.at)
@@ -80,8 +80,8 @@ extension Run {
 
     /// The log can be read again: the night is what it holds, and a doubt that began because
     /// it could not be read is over (a doubt from a partial recovery is sent again after this).
-    mutating func restoreNight(_ records: [LogRecord]) -> Outcome {
-        state.reloadNight(records)
+    mutating func restoreNight(_ persisted: PersistedNight) -> Outcome {
+        state.reloadNight(persisted)
         state.doubt = nil
         if state.pending?.kind == .doubt { state.pending = nil }
         return .accepted(.nightRestored)

@@ -151,6 +151,8 @@ public enum Speech {
         case .buttonStuck(let name): "The \(name) button seems stuck down. Check it."
         case .logUnwritable: "Doses cannot be saved. Check the memory card."
         case .logRecovered: "The record was damaged and has been repaired. Tell support."
+        case .logLostRecords: "The record lost some entries. The doses it could find were put back. Hold the button to confirm a dose."
+        case .witnessRebuilt: nil // nothing is lost; the status and the feed say it
         }
     }
 }

@@ -79,7 +79,7 @@ public enum ExportFile: String, Sendable, CaseIterable {
             ExportFile.sessions.columns + ["session_id"]
         case .boxDoseEvents:
             ["id", "event_type", "timestamp", "session_date", "session_id", "is_early", "is_late", "is_extra_dose",
-             "snooze_number", "reason", "source"]
+             "snooze_number", "reason", "source", "restored_from"]
         case .boxSleepEvents:
             ExportFile.sleepEvents.columns + ["source"]
         case .boxMorningCheckins:
@@ -268,7 +268,8 @@ extension NightLog {
             }
             let sql = """
                 SELECT id, event_type, timestamp, session_date, session_id, \(flag("is_early")), \(flag("is_late")),
-                       \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), source
+                       \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), source,
+                       json_extract(metadata, '$.restored_from')
                 FROM dose_events
                 \(range.whereClause("session_date", extra: "undone_at IS NULL"))
                 ORDER BY timestamp, seq

@@ -61,6 +61,8 @@ extension NightLog {
         }
         // Best effort: a reader holding the WAL only delays it to the next checkpoint.
         try? db.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        // The witness must not name a dose that was forgotten on purpose.
+        try? writeWitness()
         return counts
     }
 

@@ -15,6 +15,11 @@ extension NightLog {
         try db.read { db in try String.fetchOne(db, sql: sql) }
     }
 
+    /// SQLite's plan for `sql`, its `detail` lines joined.
+    func queryPlan(_ sql: String) throws -> String {
+        try db.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)").map { $0["detail"] as String? ?? "" }.joined(separator: "; ") }
+    }
+
     /// Every row of `table` in rowid order, rowid included, each column as its storage class
     /// and value ("i:3", "t:abc", "r:1.5", "b:<hex>", "null"), so two dumps compare exactly.
     func dumpRows(_ table: String) throws -> [[String: String]] {

@@ -25,6 +25,8 @@ public final class NightLog: Sendable {
     public let salvage: SalvageReport?
     /// True for `openReadOnly`: every write fails with `NightLogError.readOnly`.
     public let isReadOnly: Bool
+    /// What the open found of the witness beside the log (see `Witness`); nil when it agreed.
+    public let witnessFault: WitnessFault?
 
     /// The connection(s) and, for the writer, the watch over the files (see `LogStore`).
     let store: LogStore
@@ -42,12 +44,14 @@ public final class NightLog: Sendable {
         }
     }
 
-    private init(fileURL: URL, db: any DatabaseWriter, fault: LogFault?, salvage: SalvageReport? = nil, isReadOnly: Bool) {
+    private init(fileURL: URL, db: any DatabaseWriter, fault: LogFault?, salvage: SalvageReport? = nil, isReadOnly: Bool,
+                 witnessFault: WitnessFault? = nil) {
         self.fileURL = fileURL
         self.store = LogStore(path: fileURL.path, writer: db, watchSidecars: !isReadOnly)
         self.fault = fault
         self.salvage = salvage
         self.isReadOnly = isReadOnly
+        self.witnessFault = witnessFault
     }
 
     // MARK: - Opening for writing (boxd)
@@ -77,34 +81,63 @@ public final class NightLog: Sendable {
 
         // An unwritable -shm would be mapped by SQLite and written through the map: SIGBUS.
         try LogStore.checkBeforeOpen(path)
+        let witness = Witness.read(in: stateDirectory)
         // Check first, through a read-only connection: it cannot checkpoint, delete the WAL or
-        // write anything, so a damaged file is moved aside exactly as it was found.
+        // write anything, so a damaged file, or one behind its witness, is moved aside exactly
+        // as it was found.
         if let damage = try damage(at: path) {
-            return try recover(fileURL, reason: damage, now: now)
+            return try recover(fileURL, reason: damage, now: now, witness: witness.found)
         }
+        if let w = witness.found, let gap = behind(path: path, witness: w) {
+            return try recover(fileURL, reason: "the log is behind its witness: \(gap)", now: now, witness: w, behind: true)
+        }
+        let log: NightLog
         do {
-            return NightLog(fileURL: fileURL, db: try openWriter(path: path), fault: nil, isReadOnly: false)
+            let pool = try openWriter(path: path)
+            let hadWitness = (try? pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM log_witness") ?? false }) ?? false
+            var witnessFault: WitnessFault?
+            switch witness {
+            case .found: break
+            case .absent where hadWitness: witnessFault = .witnessRebuilt("was missing")
+            case .damaged(let why): witnessFault = .witnessRebuilt("was damaged (\(why))")
+            case .absent: break // a log from before witnesses: its first one, no news
+            }
+            log = NightLog(fileURL: fileURL, db: pool, fault: nil, isReadOnly: false, witnessFault: witnessFault)
         } catch where error.isCorruption {
             // Damage quick_check did not see, found while migrating: same treatment.
             let reason: String
             if case .corrupt(_, let detail) = error { reason = detail } else { reason = error.description }
-            return try recover(fileURL, reason: reason, now: now)
+            return try recover(fileURL, reason: reason, now: now, witness: witness.found)
         }
+        if witness.found == nil { try log.writeWitness() }
+        return log
     }
 
-    /// Moves the damaged log aside, starts a new one and salvages into it what can be read.
-    private static func recover(_ fileURL: URL, reason: String, now: Date) throws(NightLogError) -> NightLog {
+    /// Moves the damaged log (or one behind its witness) aside, starts a new one, salvages
+    /// into it what can be read and carries into it the doses the witness names that it lacks.
+    private static func recover(_ fileURL: URL, reason: String, now: Date, witness: Witness?,
+                                behind: Bool = false) throws(NightLogError) -> NightLog {
         let path = fileURL.path
-        let aside = try moveAside(fileURL, now: now)
+        let aside = try moveAside(fileURL, now: now, label: behind ? "behind" : "corrupt")
         do {
             let found = Salvage.read(aside: aside.path, scratch: path + ".salvage")
             let pool = try openWriter(path: path)
             do {
-                let report = try pool.write { db in
-                    try Salvage.store(found, into: db, movedTo: aside.path, reason: reason, now: now)
+                let (report, restored) = try pool.write { db in
+                    var report = try Salvage.store(found, into: db, movedTo: aside.path, reason: reason, now: now, lostRecords: behind)
+                    // After the salvage, so only what it could not carry is restored.
+                    let restored = try witness.map { try restore($0, into: db, path: path) } ?? []
+                    if !restored.isEmpty, !report.lostRecords {
+                        report.lostRecords = true
+                        try db.execute(sql: "UPDATE log_recoveries SET dose_record_certain = 0 WHERE id = (SELECT MAX(id) FROM log_recoveries)")
+                    }
+                    return (report, restored)
                 }
-                return NightLog(fileURL: fileURL, db: pool, fault: .recoveredFromCorruption(movedTo: aside, reason: reason),
-                                salvage: report, isReadOnly: false)
+                let lost: WitnessFault? = behind || !restored.isEmpty ? .lostRecords(movedTo: aside, reason: reason, restored: restored) : nil
+                let log = NightLog(fileURL: fileURL, db: pool, fault: behind ? nil : .recoveredFromCorruption(movedTo: aside, reason: reason),
+                                   salvage: report, isReadOnly: false, witnessFault: lost)
+                try log.writeWitness()
+                return log
             } catch {
                 try? pool.close()
                 throw NightLogError(error, path: path)
@@ -158,6 +191,26 @@ public final class NightLog: Sendable {
         }
     }
 
+    /// Why the log at `path` is behind `witness`, read through a read-only connection (so a
+    /// log that is behind is moved aside untouched), or nil. A missing or empty file, or one
+    /// too old to have the tables, is behind any witness that names a dose or a seq.
+    private static func behind(path: String, witness: Witness) -> String? {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let nothing = witness.highSeq > 0 || !witness.doses.isEmpty
+        guard size > 0 else { return nothing ? "the log file is \(FileManager.default.fileExists(atPath: path) ? "empty" : "missing")" : nil }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(2)
+        config.label = "NightLog.witness"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db in try gap(db, from: witness) }
+        } catch {
+            return nothing ? "it cannot be compared with its witness (\(error))" : nil
+        }
+    }
+
     /// Opens the writer pool and migrates. The pool is closed again on failure so nothing
     /// holds the file if it has to be moved aside.
     static func openWriter(path: String) throws(NightLogError) -> DatabasePool {
@@ -206,13 +259,13 @@ public final class NightLog: Sendable {
     /// the old bytes stay exactly as they were for whoever investigates.
     /// Siblings become `<aside>-wal` / `<aside>-shm`, the names SQLite itself would look for
     /// if someone opens the moved file.
-    private static func moveAside(_ fileURL: URL, now: Date) throws(NightLogError) -> URL {
+    private static func moveAside(_ fileURL: URL, now: Date, label: String) throws(NightLogError) -> URL {
         let fm = FileManager.default
         let stamp = corruptStamp(now)
-        var aside = URL(fileURLWithPath: fileURL.path + ".corrupt-" + stamp)
+        var aside = URL(fileURLWithPath: fileURL.path + ".\(label)-" + stamp)
         var n = 2
         while fm.fileExists(atPath: aside.path) || fm.fileExists(atPath: aside.path + "-wal") {
-            aside = URL(fileURLWithPath: fileURL.path + ".corrupt-" + stamp + "-\(n)")
+            aside = URL(fileURLWithPath: fileURL.path + ".\(label)-" + stamp + "-\(n)")
             n += 1
         }
         do {

@@ -75,6 +75,32 @@ extension NightLog {
         }
     }
 
+    /// What boxd starts from (`PersistedNight`): the latest session's records and the last
+    /// dose taken in the whole log, in one read transaction. The last dose is one lookup in
+    /// the partial index `dose_events_taken` (migration v12), newest seq first.
+    public func persistedNight() throws(NightLogError) -> PersistedNight {
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                var night = PersistedNight()
+                if let id = try String.fetchOne(db, sql: "SELECT session_id FROM sleep_sessions ORDER BY seq DESC LIMIT 1") {
+                    night.records = try Self.snapshot(sessionID: id, db: db, path: path)?.records ?? []
+                }
+                night.lastDoseTaken = try Self.lastDoseTaken(db, path: path)
+                return night
+            }
+        }
+    }
+
+    static func lastDoseTaken(_ db: Database, path: String) throws -> DoseRecord? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT * FROM dose_events WHERE \(Schema.doseTakenCondition) ORDER BY seq DESC LIMIT 1
+            """) else { return nil }
+        let r = StoredRow(row, "dose_events", path: path)
+        guard case .dose(let d)? = try doseRecords(r, sessionID: try r.text("session_id")).first else { return nil }
+        return d
+    }
+
     /// The records of one session, in the same order as `latestSession`; nil if unknown.
     public func records(sessionID: String) throws(NightLogError) -> SessionSnapshot? {
         let path = self.path

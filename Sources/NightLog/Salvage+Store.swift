@@ -6,7 +6,8 @@ import GRDB
 extension Salvage {
     /// Inserts what `read` found into the new log, with the report, in one transaction.
     /// Throws only for the new log's own failures (disk full, I/O), never for a refused row.
-    static func store(_ read: Read, into db: Database, movedTo: String, reason: String, now: Date) throws -> SalvageReport {
+    static func store(_ read: Read, into db: Database, movedTo: String, reason: String, now: Date,
+                      lostRecords: Bool = false) throws -> SalvageReport {
         var figures: [SalvageReport.Table] = []
         for table in read.tables {
             let (salvaged, refused) = try insert(table, db: db)
@@ -19,7 +20,8 @@ extension Salvage {
         // Earlier recoveries' records, best effort: history, not part of the figures.
         if let recoveries = read.recoveries { _ = try insert(recoveries, db: db) }
 
-        let report = SalvageReport(tables: figures, walCommitsLost: read.walCommitsLost)
+        var report = SalvageReport(tables: figures, walCommitsLost: read.walCommitsLost)
+        report.lostRecords = lostRecords
         try db.execute(sql: """
             INSERT INTO log_recoveries (recovered_at, moved_to, reason, dose_record_certain, figures) VALUES (?, ?, ?, ?, ?)
             """, arguments: [now.iso8601, movedTo, reason, report.doseRecordCertain, report.figuresJSON])

@@ -43,6 +43,10 @@ public struct SalvageReport: Sendable, Equatable {
     public static let tableNames = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "notices", "fault_events",
                                      "medication_events", "inventory_events"]
 
+    /// The log was behind its witness, or the witness named doses the salvage could not
+    /// carry (see `Witness`): acknowledged records are missing, whatever the tables say.
+    public var lostRecords = false
+
     public init(tables: [Table], walCommitsLost: Bool) {
         self.tables = tables
         self.walCommitsLost = walCommitsLost
@@ -57,7 +61,7 @@ public struct SalvageReport: Sendable, Equatable {
     /// refused, and the WAL lost no commit. Then tonight's doses are known. When false,
     /// a dose may have been taken that the log no longer shows (the daemon must doubt).
     public var doseRecordCertain: Bool {
-        guard !walCommitsLost else { return false }
+        guard !walCommitsLost, !lostRecords else { return false }
         return ["sleep_sessions", "dose_events"].allSatisfy { name in
             guard let t = table(name) else { return false }
             return t.complete && t.refused == 0

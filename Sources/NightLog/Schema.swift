@@ -220,8 +220,26 @@ enum Schema {
                 CREATE INDEX idx_inventory_events_session_id ON inventory_events(session_id);
                 """)
         }
+        // #29: the last dose taken in the whole log is one lookup, whichever night it is in
+        // (the guard against a new Dose 1 too soon reads it at every start); and the log's
+        // note that it has a witness beside it (`Witness`), so a witness that goes missing
+        // later is a fault, while a log from before witnesses simply gets its first one.
+        migrator.registerMigration("v12-last-dose-and-witness") { db in
+            try db.execute(sql: """
+                CREATE INDEX dose_events_taken ON dose_events(seq) WHERE \(doseTakenCondition);
+                CREATE TABLE log_witness (
+                    id          INTEGER PRIMARY KEY CHECK (id = 1),
+                    created_at  TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
+
+    /// A dose event that counts as a dose taken (`countsAsDose`) and is not undone: the
+    /// partial index's condition and the query's, the same text so SQLite uses the index.
+    static let doseTakenCondition = "undone_at IS NULL AND event_type IN ("
+        + sqlList(DoseEventType.allCases.filter(\.countsAsDose).map(\.rawValue)) + ")"
 
     /// Quoted SQL string literals, comma separated: `'a', 'b'` (CHECK lists built from an enum's cases).
     static func sqlList(_ values: [String]) -> String {

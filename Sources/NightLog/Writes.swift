@@ -7,8 +7,13 @@ extension NightLog {
     /// reached the disk (WAL + `synchronous = FULL`). This is the durability point: boxd
     /// acknowledges a dose only after `append` returns. All or nothing: if any record is
     /// refused, none of them is stored.
-    public func append(_ records: [LogRecord]) throws(NightLogError) {
-        guard !records.isEmpty else { return }
+    ///
+    /// Then the witness is rewritten, after a commit that takes, undoes or skips a dose, or
+    /// ends a night, a checkpoint into the main file first (`afterCommit`); what fails there
+    /// is returned as a warning, not thrown: the records are on the disk already.
+    @discardableResult
+    public func append(_ records: [LogRecord]) throws(NightLogError) -> String? {
+        guard !records.isEmpty else { return nil }
         let path = self.path
         // A NUL byte never reaches the file: it is how a damaged overflow page reads back
         // (see `Salvage.textDamage`), so a stored one would look like damage.
@@ -24,6 +29,7 @@ extension NightLog {
                 }
             }
         }
+        return afterCommit(checkpoint: records.contains(where: \.securesDoses))
     }
 
     /// Every text a record stores (JSON metadata escapes its own NULs, so it is left out).
@@ -62,7 +68,7 @@ extension NightLog {
         return (max ?? 0) + 1
     }
 
-    private static func insert(_ record: LogRecord, seq: Int64, db: Database, path: String) throws {
+    static func insert(_ record: LogRecord, seq: Int64, db: Database, path: String) throws {
         switch record {
         case .sessionOpened(let s):
             try db.cachedStatement(sql: """
@@ -165,6 +171,14 @@ extension NightLog {
 }
 
 extension LogRecord {
+    /// A dose taken, undone or skipped, or a night's end: checkpointed at once.
+    var securesDoses: Bool {
+        switch self {
+        case .dose, .undone, .sessionClosed: true
+        default: false
+        }
+    }
+
     /// Takes the next seq (the event feed's order); a medication entry is the patient's
     /// record, outside the feed, and takes none.
     var takesSeq: Bool {

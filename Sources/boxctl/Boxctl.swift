@@ -163,9 +163,9 @@ struct Status: ParsableCommand {
                 """.utf8))
             throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
         }
-        let records: [LogRecord]
+        let persisted: PersistedNight
         do {
-            records = try log.latestSession()?.records ?? []
+            persisted = try log.persistedNight()
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
@@ -173,7 +173,7 @@ struct Status: ParsableCommand {
         let saved = connection.savedSettings()
         var settings = BoxSettings(timeZone: connection.savedTimeZone ?? .current)
         if let t = saved.targetMinutes, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
-        var state = BoxState.rebuilt(settings: settings, records: records)
+        var state = BoxState.rebuilt(settings: settings, from: persisted)
         if let supply = try? log.supplyStatus() {
             state = DoseReducer.reduce(state, .supplyChanged(supply), Context(now: KernelClock.now())).state
         }

@@ -16,11 +16,18 @@ import Testing
         case gesture(Gesture, button: String)
         case wait(Duration)
         case cli(Action)
+        /// boxd killed and started again: the state rebuilt from the persisted records only
+        /// (`PersistedNight`, exactly what boxd reads at start), then its first tick.
+        case restart
+        /// `boxctl forget --confirm` of every night `Forgetting` lets go.
+        case forget
         var description: String {
             switch self {
             case .gesture(let g, let b): b == "dose" ? "\(g)" : "\(b):\(g)"
             case .wait(let d): "+\(d.seconds)s"
             case .cli(let a): "boxctl \(a)"
+            case .restart: "RESTART"
+            case .forget: "boxctl forget --confirm"
             }
         }
 
@@ -67,6 +74,9 @@ import Testing
         var taken: [TakenDose] = []
         /// Tonight as the test reads it from the persisted records.
         var ledger: Ledger
+        /// Every persisted record in append order, notices included (the night log), kept only
+        /// when the alphabet restarts or forgets (it makes more states distinct).
+        var log: [LogRecord]?
         var lastDose: Moment? { taken.last?.at }
     }
 
@@ -115,8 +125,10 @@ import Testing
     /// Ids derived from the clock, so equal histories give equal states and merge.
     static func apply(_ step: Step, to node: Node) -> (Node, Transition) {
         var now = node.now
-        let action: Action
-        let source: Source
+        var action: Action = .tick
+        var source: Source = .system
+        var state = node.state
+        var log = node.log
         switch step {
         case .gesture(let g, let button):
             action = .gesture(g, button: button)
@@ -128,9 +140,21 @@ import Testing
         case .cli(let a):
             action = a
             source = .cli(uid: 1000)
+        case .restart:
+            state = BoxState.rebuilt(settings: state.settings, from: PersistedNight(log: log ?? []))
+        case .forget:
+            log = forgetting(log ?? [], latest: state.night.session?.id, now: now)
         }
-        let ids = (0..<4).map { "id-\(now.monoNanos)-\($0)" }
-        let t = DoseReducer.reduce(node.state, action, Context(now: now, source: source, ids: ids))
+        // Ids from the clock (and the log's length, so a restart never reuses one).
+        let ids = (0..<4).map { "id-\(now.monoNanos)-\(log?.count ?? 0)-\($0)" }
+        let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: ids))
+        log? += t.records + t.effects.compactMap { effect -> LogRecord? in
+            switch effect {
+            case .notice(let n): .notice(n)
+            case .faultNotice(let f): .fault(f)
+            default: nil
+            }
+        }
         var taken = node.taken
         var ledger = node.ledger
         for record in t.records {
@@ -141,11 +165,35 @@ import Testing
             default: break
             }
         }
-        return (Node(state: t.state, now: now, taken: Array(taken.suffix(3)), ledger: ledger), t)
+        return (Node(state: t.state, now: now, taken: Array(taken.suffix(3)), ledger: ledger, log: log), t)
+    }
+
+    /// What `forget --confirm` leaves of `log`: the nights `Forgetting.plan` lets go removed
+    /// with everything recorded in them.
+    static func forgetting(_ log: [LogRecord], latest: String?, now: Moment) -> [LogRecord] {
+        var undone: Set<String> = []
+        for case .undone(let u) in log { undone.insert(u.eventID) }
+        let nights = log.compactMap { record -> Forgetting.Night? in
+            guard case .sessionOpened(let s) = record else { return nil }
+            let last = log.lazy.reversed().compactMap { r -> Date? in
+                guard case .dose(let d) = r, d.sessionID == s.id, d.type.countsAsDose, !undone.contains(d.id) else { return nil }
+                return d.at.wall
+            }.first
+            return Forgetting.Night(sessionID: s.id, sessionDate: s.date, lastDose: last)
+        }
+        let gone = Set(Forgetting.plan(nights, latestSessionID: latest, now: now.wall).forget.map(\.sessionID))
+        var goneDoses: Set<String> = []
+        return log.filter { record in
+            switch record {
+            case .dose(let d) where gone.contains(d.sessionID): goneDoses.insert(d.id); return false
+            case .undone(let u): return !goneDoses.contains(u.eventID)
+            default: return !gone.contains(where: { record.belongs(toSession: $0) })
+            }
+        }
     }
 
     /// Starting points: one per phase, reached through the reducer itself.
-    static func start(_ phase: Phase) -> Node {
+    static func start(_ phase: Phase, keepLog: Bool = false) -> Node {
         var h = Harness(settings: settings)
         switch phase {
         case .noDose1: break
@@ -161,7 +209,7 @@ import Testing
         }
         #expect(h.phase == phase)
         let taken = h.state.night.liveDoseEvents.filter(\.type.countsAsDose).map { TakenDose(id: $0.id, at: $0.at) }
-        return Node(state: h.state, now: h.now, taken: taken, ledger: Ledger(replaying: h.persisted))
+        return Node(state: h.state, now: h.now, taken: taken, ledger: Ledger(replaying: h.persisted), log: keepLog ? h.persisted : nil)
     }
 
     /// Explores from `start` and returns the number of transitions and the first violations.

@@ -106,7 +106,7 @@ import Testing
             let log = try NightLog.open(stateDirectory: dir)
             let expected: [ExportFile: String] = [
                 .boxSessions: "session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state,session_id",
-                .boxDoseEvents: "id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source",
+                .boxDoseEvents: "id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source,restored_from",
                 .boxSleepEvents: "id,event_type,timestamp,session_date,notes,source",
                 .boxMorningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id",
             ]
@@ -150,10 +150,10 @@ import Testing
                 """)
             let doses = try log.csv(.boxDoseEvents, from: "2024-01-16", to: "2024-01-16")
             #expect(doses == """
-                id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source\r
-                B-d1,dose1,2024-01-16T22:30:00.000Z,2024-01-16,B,,,,,,button:main\r
-                B-sn,snooze,2024-01-17T01:10:00.000Z,2024-01-16,B,,,,1,,button:main\r
-                B-d2,dose2,2024-01-17T01:15:00.000Z,2024-01-16,B,,,,,,button:main\r
+                id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source,restored_from\r
+                B-d1,dose1,2024-01-16T22:30:00.000Z,2024-01-16,B,,,,,,button:main,\r
+                B-sn,snooze,2024-01-17T01:10:00.000Z,2024-01-16,B,,,,1,,button:main,\r
+                B-d2,dose2,2024-01-17T01:15:00.000Z,2024-01-16,B,,,,,,button:main,\r
 
                 """)
             let checkIns = try log.csv(.boxMorningCheckins, from: "2024-01-16", to: "2024-01-16")
@@ -239,8 +239,8 @@ import Testing
             #expect(sessions.contains("2024-01-17,2024-01-17T22:30:00.000Z,,0,true,skipped,C\r\n"))
             #expect(sessions.contains("2024-01-18,,,0,false,,D\r\n"))
             let doses = try log.csv(.boxDoseEvents)
-            #expect(doses.contains("B-x,extra_dose,2024-01-17T03:00:00.000Z,2024-01-16,B,,,true,,,button:main\r\n"))
-            #expect(doses.contains("C-sk,dose2_skipped,2024-01-18T01:20:00.000Z,2024-01-17,C,,,,,drowsy,button:main\r\n"))
+            #expect(doses.contains("B-x,extra_dose,2024-01-17T03:00:00.000Z,2024-01-16,B,,,true,,,button:main,\r\n"))
+            #expect(doses.contains("C-sk,dose2_skipped,2024-01-18T01:20:00.000Z,2024-01-17,C,,,,,drowsy,button:main,\r\n"))
         }
     }
 

@@ -36,7 +36,7 @@ import Testing
             // (boxctl as an ordinary user) can open the WAL database; the reader adds nothing.
             let fm = FileManager.default
             let before = try fm.contentsOfDirectory(atPath: dir.path).sorted()
-            #expect(before == ["nightlog.sqlite", "nightlog.sqlite-shm", "nightlog.sqlite-wal"])
+            #expect(before == ["nightlog.sqlite", "nightlog.sqlite-shm", "nightlog.sqlite-wal", "nightlog.witness"])
             let walSize = (try fm.attributesOfItem(atPath: dir.appendingPathComponent("nightlog.sqlite-wal").path)[.size] as? NSNumber)?.intValue
             #expect(walSize == 0)
             let mainBytes = try Data(contentsOf: dir.appendingPathComponent(NightLog.fileName))

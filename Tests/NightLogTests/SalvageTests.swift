@@ -33,6 +33,12 @@ import Testing
 
     static func file(_ dir: URL) -> URL { dir.appendingPathComponent(NightLog.fileName) }
 
+    /// Without the witness, so only the salvage's own work is judged (the witness's part,
+    /// the doses a salvage could not carry, is `WitnessTests`').
+    static func salvageAlone(_ dir: URL) throws {
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(Witness.fileName))
+    }
+
     /// table -> id -> row (every column, rowid included), as `NightLog.dumpRows` gives it.
     typealias Dump = [String: [String: [String: String]]]
 
@@ -241,6 +247,7 @@ import Testing
             try handle.truncate(atOffset: size / 2)
             try handle.close()
             let truncated = try Data(contentsOf: Self.file(dir))
+            try Self.salvageAlone(dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: Self.now)
             #expect(log.recoveredFrom != nil)
@@ -364,6 +371,7 @@ import Testing
             var bytes = try Data(contentsOf: Self.file(dir))
             Self.overwrite(&bytes, page: page, with: Data(count: Self.pageSize))
             try bytes.write(to: Self.file(dir))
+            try Self.salvageAlone(dir)
 
             let log = try NightLog.open(stateDirectory: dir, now: Self.now)
             let report = try #require(log.salvage)
