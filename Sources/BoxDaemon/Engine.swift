@@ -248,7 +248,7 @@ public actor Engine {
         guard !all.isEmpty else { return .nothing }
         do {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
-            if let warning = try log.append(all) { logger.warning("\(warning)") }
+            if let warning = try Self.append(all, to: log) { logger.warning("\(warning)") }
             if all.contains(where: \.changesSupply) { supplyStale = true }
             unsaved = []
             feedSignal.notify()
@@ -262,6 +262,19 @@ public actor Engine {
             if logFaultDetail != "\(error)" { logger.error("night log write failed, nothing recorded: \(error)") }
             logFaultDetail = "\(error)"
             return .failed("\(error)")
+        }
+    }
+
+    /// A -wal, -shm or log file that vanished or was replaced under boxd refuses the write
+    /// before SQLite touches it; the log is then reopened (every commit kept, see `LogStore`)
+    /// and the write tried once more, so the dose is recorded rather than refused (#29). A file
+    /// that is still unwritable throws again: the write failed, and `log_unwritable` shows.
+    static func append(_ records: [LogRecord], to log: NightLog) throws(NightLogError) -> String? {
+        do {
+            return try log.append(records)
+        } catch .sidecar {
+            try log.reopen()
+            return try log.append(records)
         }
     }
 

@@ -109,7 +109,8 @@ public final class NightLog: Sendable {
             if case .corrupt(_, let detail) = error { reason = detail } else { reason = error.description }
             return try recover(fileURL, reason: reason, now: now, witness: witness.found)
         }
-        if witness.found == nil { try log.writeWitness() }
+        // Best effort (a full disk): the next commit writes it again.
+        if witness.found == nil { try? log.writeWitness() }
         return log
     }
 
@@ -136,7 +137,7 @@ public final class NightLog: Sendable {
                 let lost: WitnessFault? = behind || !restored.isEmpty ? .lostRecords(movedTo: aside, reason: reason, restored: restored) : nil
                 let log = NightLog(fileURL: fileURL, db: pool, fault: behind ? nil : .recoveredFromCorruption(movedTo: aside, reason: reason),
                                    salvage: report, isReadOnly: false, witnessFault: lost)
-                try log.writeWitness()
+                try? log.writeWitness() // as above
                 return log
             } catch {
                 try? pool.close()

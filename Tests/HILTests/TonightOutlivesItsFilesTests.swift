@@ -195,3 +195,24 @@ import Testing
         #expect(rig.log.contains("was damaged"), "\(rig.log)")
     }
 }
+
+extension TonightOutlivesItsFilesTests {
+    /// The -wal and -shm deleted while boxd runs: the next `boxctl take` is recorded (the log is
+    /// reopened, every commit kept), not refused with a log that status calls ok.
+    @Test func aWALDeletedUnderBoxdDoesNotRefuseTheNextDose() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        try rig.boxctl(["log", "bathroom"])
+        let log = Self.file(rig, "nightlog.sqlite").path
+        try Self.removeWAL(log)
+        let take = try rig.boxctl(["take"])
+        #expect(take.exit == 0, "\(take.exit) \(take.out) \(take.err)")
+        let st = try rig.statusJSON()
+        #expect(st["dose1_at"] as? String != nil)
+        #expect(Self.faults(st).isEmpty, "\(Self.faults(st))")
+        rig.kill9()
+        try rig.launch()
+        #expect(try rig.statusJSON()["dose1_at"] as? String != nil, "Dose 1 lost after the restart")
+    }
+}

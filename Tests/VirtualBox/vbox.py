@@ -1500,13 +1500,28 @@ def scenario_upgrade(g: Guest) -> bool:
                  + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def lose_wal(disk: Path) -> str:
+    """As fsck might after a power cut: the journal replayed (e2fsck), then the log's -wal and
+    -shm removed from the guest's ext4 image while the guest is down (debugfs)."""
+    fsck = subprocess.run(["e2fsck", "-fy", str(disk)], capture_output=True, text=True)
+    removed = []
+    for name in ("nightlog.sqlite-wal", "nightlog.sqlite-shm"):
+        r = subprocess.run(["debugfs", "-w", "-R", f"rm /var/lib/boxd/{name}", str(disk)], capture_output=True, text=True)
+        if r.returncode == 0 and "not found" not in r.stderr.lower():
+            removed.append(name)
+    return f"e2fsck exit {fsck.returncode}, removed {', '.join(removed) or 'nothing'}"
+
+
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
     """Presses and boxctl writes in flight, kill -9 of qemu at a random moment, reboot the same
-    image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up."""
+    image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up.
+    The last cut (not in the control) also loses the -wal, with a sleep event acknowledged in it
+    (#29): the box must come back in doubt with tonight's Dose 1 known, never as a fresh log."""
     tag = "control" if control else "powercut"
     g = Guest(kernel, disk, None, tag)
     acked_extra, boots, losses, bad = 0, [], [], []
     dose1_acked = dose2_acked = False
+    wal_lost, wal_verdict = "", ""
     t0 = time.monotonic()
     for cycle in range(cycles + 1):
         boots.append(g.boot(timeout=120))
@@ -1550,6 +1565,14 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
                 problems.append("Dose 2 (boxctl-acknowledged) missing")
             if st.get("phase") in (None, "noDose1"):
                 problems.append(f"night did not go on: phase {st.get('phase')}")
+            if wal_lost and cycle == cycles:
+                codes = [f["code"] for f in st.get("faults", [])]
+                log_detail = (st.get("health", {}).get("log") or {}).get("detail") or ""
+                behind = g.ssh("ls /var/lib/boxd | grep -c 'nightlog.sqlite.behind-' || true", check=False).stdout.strip()
+                wal_verdict = (f"-wal lost after the last cut ({wal_lost}): phase {st.get('phase')}, "
+                               f"doubt {'yes' if st.get('doubt') else 'NO'}, faults {codes}, {behind} file(s) set aside as .behind-")
+                if not st.get("doubt") or "log_lost_records" not in codes:
+                    problems.append(f"-wal lost: not in doubt with log_lost_records ({codes}; {log_detail})")
             if problems:
                 losses.append(f"cycle {cycle}: " + ", ".join(problems))
                 debug(lc)
@@ -1560,6 +1583,15 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
             if cycle == cycles:
                 g.poweroff()
                 break
+        if not control and cycle == cycles - 1:
+            # The last cut: a bathroom trip acknowledged (in the -wal only: no dose, no checkpoint),
+            # then the power, then fsck's loss of the -wal.
+            if g.ssh("boxctl log bathroom", check=False).returncode != 0:
+                bad.append(f"cycle {cycle}: boxctl log bathroom failed")
+            g.kill()
+            wal_lost = lose_wal(disk)
+            debug(f"{tag} cycle {cycle}: {wal_lost}")
+            continue
         mark = len(g.lines())
         g.ssh("nohup setsid vbox workload > /dev/null 2>&1 < /dev/null &")
         if not g.wait_line(r"WORKLOAD start", 20, after=mark):
@@ -1571,18 +1603,19 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         acked_extra += len(acks)
         debug(f"{tag} cycle {cycle}: killed after {delay:.1f} s, {len(acks)} acknowledged extra doses")
     return {"cycles": cycle, "acked": acked_extra, "losses": losses, "bad": bad, "boots": boots,
-            "dose1_acked": dose1_acked, "dose2_acked": dose2_acked, "seconds": time.monotonic() - t0}
+            "dose1_acked": dose1_acked, "dose2_acked": dose2_acked, "seconds": time.monotonic() - t0, "wal": wal_verdict}
 
 
 def scenario_powercut(kernel: Path, disk: Path, cycles: int, rng: random.Random) -> bool:
     r = powercut_cycles(kernel, disk, cycles, control=False, rng=rng)
-    ok = not r["losses"] and not r["bad"] and r["cycles"] >= cycles and r["dose1_acked"] and r["dose2_acked"] and r["acked"] >= cycles
+    ok = (not r["losses"] and not r["bad"] and r["cycles"] >= cycles and r["dose1_acked"] and r["dose2_acked"]
+          and r["acked"] >= cycles - 1 and bool(r["wal"]))
     boots = sorted(r["boots"])
     return R.add("5 power cuts", ok,
                  f"{r['cycles']} cycles of kill -9 mid-workload (boxctl dose extra --confirm, boxctl log, presses): "
                  f"{r['acked']} acknowledged extra doses + Dose 1 (LED-acknowledged) + Dose 2 (boxctl reply) all in the log after every reboot, "
                  f"integrity_check ok, boxd active by itself each boot; boot to multi-user {boots[0]:.1f}-{boots[-1]:.1f} s; "
-                 f"{r['seconds']:.0f} s in all"
+                 f"{r['seconds']:.0f} s in all; {r['wal'] or 'the -wal loss did NOT run'}"
                  + (f"; LOSSES: {'; '.join(r['losses'])}" if r["losses"] else "") + (f"; {'; '.join(r['bad'])}" if r["bad"] else ""))
 
 
