@@ -200,8 +200,23 @@ import TestSupport
     /// The support bundle through boxctl and the real boxd: what a person typed stays out,
     /// the journal (a stand-in journalctl here: no systemd on the test machine) is redacted,
     /// nothing is packed before the review, and --pack packs only the bundle's files.
+    /// Issue 29: a config that names the zone, the box and the family's topic (each says
+    /// where one lives or who one is) leaves none of them in app_metadata.json.
     @Test func theSupportBundleIsRedactedAndPackedOnlyAfterReview() throws {
-        let rig = try BoxRig()
+        let configDir = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-config-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: configDir) }
+        let config = configDir.appendingPathComponent("boxd.toml")
+        try """
+            [box]
+            time_zone = "America/Chicago"
+            [mqtt]
+            enabled = true
+            host = "broker.lan"
+            box_id = "janes-bedroom"
+            base_topic = "smithhouse"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let rig = try BoxRig(args: ["--config", config.path])
         defer { rig.cleanup() }
         try rig.launch()
         _ = try rig.boxctl(["log", "bathroom", "--note", "call nurse@example.org"])
@@ -233,7 +248,10 @@ import TestSupport
         #expect(inventory.contains(",refill_logged,") && !inventory.contains("Elm"), "\(inventory)")
         #expect(log.contains("journalctl -u boxd -n 500 -o short-iso --no-pager"), "\(log)")
         #expect(log.contains("<ip>:8883") && log.contains("password=<secret>") && log.contains("<host>") && !log.contains("hunter2"), "\(log)")
-        #expect(meta.contains("\"box_version\"") && meta.contains("\"utc_offset_minutes\" : -300") && !meta.contains("adderall"), "\(meta)")
+        #expect(meta.contains("\"box_version\"") && meta.contains("\"utc_offset_minutes\" : -360") && !meta.contains("adderall"), "\(meta)")
+        for named in ["Chicago", "janes-bedroom", "smithhouse", "broker.lan"] { #expect(!meta.contains(named), "\(named): \(meta)") }
+        #expect(meta.contains("\"box.time_zone\" : \"<redacted>\"") && meta.contains("\"mqtt.box_id\" : \"<redacted>\""), "\(meta)")
+        #expect(r.out.contains("app_metadata.json (") && r.out.contains("setting (5)"), "\(r.out)")
         #expect(!(try file("manifest.txt")).isEmpty)
         // A second run does not overwrite the reviewed files without --force.
         #expect(try bundle(["--out", out.path]).exit == 7)
