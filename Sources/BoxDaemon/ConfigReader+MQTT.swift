@@ -50,7 +50,10 @@ extension Reader {
 
     /// The `[mqtt]` section, every present key checked even while the link is off; nil when off.
     mutating func mqtt() throws(ConfigError) -> CaregiverLinkConfig? {
-        guard let t = try table("mqtt") else { return nil }
+        guard let t = try table("mqtt") else {
+            sources["mqtt.enabled"] = "default"
+            return nil
+        }
         if t["password"] != nil {
             throw ConfigError("mqtt.password", "a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential")
         }

@@ -97,6 +97,10 @@ import TestSupport
         #expect(show.out.contains("buttons.dose.single = take    (default)"))
         #expect(show.out.contains("buttons.dose.line = 17    (default)"))
         #expect(show.out.contains("led.red = 22    (default)"))
+        // Issue 29: keys the file does not set were put down to it.
+        #expect(show.out.contains("voice.volume = 0.8    (default, as audio.volume)"), "\(show.out)")
+        #expect(show.out.contains("mqtt.enabled = false    (default)"), "\(show.out)")
+        #expect(show.out.components(separatedBy: "(\(file.path))").count == 2, "only box.target_minutes is the file's: \(show.out)")
         #expect(try rig.boxctl(["sim", "press", "dose"]).exit == 0)
         #expect(try rig.statusJSON()["dose1_at"] is String)
     }
