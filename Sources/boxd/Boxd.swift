@@ -103,6 +103,7 @@ struct Boxd: AsyncParsableCommand {
         if checkConfig {
             do {
                 let c = try BoxConfig.load(path: configPath, isolation: .boxd)
+                try c.caregiverLink?.checkTLSFiles(mustRead: false)
                 let note = try c.checkHardware()
                 print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
                 return

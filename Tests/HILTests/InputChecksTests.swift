@@ -50,6 +50,8 @@ import TestSupport
         ("[buttons.dose]\nline = 17\ndouble = \"undo_or_status\"", "buttons.dose.double: \"undo_or_status\" is not allowed"),
         ("[buttons.dose]\nline = 17\nhold = \"snooze\"", "buttons.dose.hold: \"snooze\" is not allowed"),
         ("[buttons.dose]\nline = 22", "led.red: line 22 is already used by buttons.dose.line (led.red comes from the embedded default; add your own [led] section)"),
+        // Issue 29: a TLS file that is not there was "Config ok".
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_ca = \"/nonexistent/ca.crt\"", "mqtt.tls_ca: cannot read /nonexistent/ca.crt: no such file"),
         // Found by FuzzConfig at stop 23: toml++ aborts on it and the precheck does not know the
         // shape; the parser dies in boxd's child (TOMLIsolation) and boxd says so in one line.
         ("e=5\"\"\"--A--= 3]]", "boxd.toml: not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line"),
@@ -117,6 +119,20 @@ import TestSupport
                                            "--socket", dir.appendingPathComponent("control.sock").path])
         #expect(r.exit == 2, "\(r.err)")
         #expect(r.err == "\(file.path): not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line; look for a table header, array, inline table or date that is not well formed\n")
+    }
+
+    /// Issue 29: boxd-mqtt said "TLS files (…): Invalid function arguments provided. (3)" (libmosquitto's
+    /// words) for a CA file that is not there; now the key and the cause, before any connection.
+    @Test func theBridgeNamesAMissingTLSFile() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("boxd.toml")
+        try Data("[mqtt]\nenabled = true\nhost = \"127.0.0.1\"\ntls_ca = \"/nonexistent/ca.crt\"\n".utf8).write(to: file)
+        let r = try Self.run(BoxRig.buildDir.appendingPathComponent("boxd-mqtt"),
+                             ["--config", file.path, "--socket", dir.appendingPathComponent("control.sock").path,
+                              "--state-dir", dir.appendingPathComponent("state").path])
+        #expect(r.exit == 78, "\(r.err)")
+        #expect(r.err == "boxd-mqtt: mqtt.tls_ca: cannot read /nonexistent/ca.crt: no such file\n")
     }
 
     @Test func anEmptyFileIsTheDefault() throws {
