@@ -154,6 +154,28 @@ import TestSupport
         #expect(!missing.err.contains("Error Domain"))
     }
 
+    // MARK: - boxd --clock
+
+    /// Issue 29: a simulated start its clocks cannot hold crashed boxd ("Double value cannot be
+    /// converted to Int64"). It is a usage error (exit 64), said before anything starts.
+    @Test(arguments: ["0001-01-01T22:00:00Z", "9999-01-01T22:00:00Z", "2262-06-01T22:00:00Z", "1999-12-31T23:59:59Z",
+                      "2101-01-01T00:00:00Z"])
+    func aSimulatedStartOutsideTheCenturyIsAUsageError(start: String) throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Self.run(BoxRig.boxd, ["--clock", "sim:\(start)", "--hardware", "sim", "--audio", "wav",
+                                           "--state-dir", dir.appendingPathComponent("state").path,
+                                           "--socket", dir.appendingPathComponent("control.sock").path])
+        #expect(r.exit == 64, "\(start): \(r.err)")
+        #expect(r.err.contains("--clock sim: the start must be in the years 2000 to 2100, not \(start)"), "\(r.err)")
+    }
+
+    @Test(arguments: ["2000-01-01T00:00:00Z", "2100-12-31T22:00:00Z"])
+    func aSimulatedStartInTheCenturyIsTaken(start: String) throws {
+        let r = try Self.run(BoxRig.boxd, ["--clock", "sim:\(start)", "--check-config"])
+        #expect(r.exit == 0, "\(start): \(r.err)")
+    }
+
     // MARK: - boxctl sim
 
     static func now(_ rig: BoxRig) throws -> Date {
