@@ -80,6 +80,31 @@ public enum MedicationLog {
     /// Units a dose may be given in ("mg" by default; the seed's "extensible").
     public static let units = ["mg", "mcg", "g", "ml"]
 
+    /// Why an entry taken at `takenAt` cannot be logged at `now`, or nil. Not ahead of boxd's
+    /// clock by more than `futureToleranceS` (60 s: boxctl's clock may differ a little; a dose
+    /// not yet taken is not logged). Not more than `maxPastDays` (30) back: the log is written
+    /// at the time or soon after (a forgotten morning, a trip away from the box); a time older
+    /// than a month is a mistyped date (2025 for 2026, 0001-01-01 from a client), which would be
+    /// filed under a night that old, out of sight of `med list` and the report.
+    public static func takenAtProblem(_ takenAt: Date, now: Date, timeZone: TimeZone, rules: DoseConstants = .box) -> String? {
+        let limits = rules.medication
+        if takenAt.timeIntervalSince(now) > limits.futureToleranceS {
+            return "\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"
+        }
+        if now.timeIntervalSince(takenAt) > limits.maxPastDays * 86_400 {
+            let days = DoseConstants.number(limits.maxPastDays)
+            return "\(dateTime(takenAt, in: timeZone)) is more than \(days) days ago; only what was taken in the last \(days) days is logged (is the date right?)"
+        }
+        return nil
+    }
+
+    /// "2026-11-21 08:00" in `zone`, for a time that may be any day.
+    static func dateTime(_ date: Date, in zone: TimeZone) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let pad = { (n: Int?, w: Int) in String(repeating: "0", count: max(0, w - String(n ?? 0).count)) + String(n ?? 0) }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2))"
+    }
+
     public enum Decision: Sendable, Hashable {
         case record(MedicationRecord)
         case refused(Refusal)
@@ -116,9 +141,8 @@ public enum MedicationLog {
             return .refused(.invalidMedication("the unit must be one of \(units.joined(separator: ", "))"))
         }
         let takenAt = entry.takenAt ?? now
-        // A dose not yet taken is not logged; a clock a minute apart from boxctl's is allowed.
-        guard takenAt.timeIntervalSince(now) <= limits.futureToleranceS else {
-            return .refused(.invalidMedication("\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"))
+        if let problem = takenAtProblem(takenAt, now: now, timeZone: timeZone, rules: rules) {
+            return .refused(.invalidMedication(problem))
         }
         let dups = duplicates(of: type.id, at: takenAt, among: nearby, rules: rules)
         if let first = dups.min(by: { abs($0.takenAt.timeIntervalSince(takenAt)) < abs($1.takenAt.timeIntervalSince(takenAt)) }), !confirmed {

@@ -104,4 +104,23 @@ import Testing
         guard case .record(let decimal) = Self.decide(Self.entry(at: nil, dose: 7.5)) else { Issue.record("7.5 mg refused"); return }
         #expect(decimal.doseValue == 7.5)
     }
+
+    /// Issue 29: an entry taken at 0001-01-01T00:00:00Z was filed under the night of
+    /// 0001-12-31, where `med list` never looks. Up to 30 days back is logged; older is refused.
+    @Test func anEntryFromLongAgoIsRefused() {
+        let now = Self.morning
+        let thirtyDays = now.addingTimeInterval(-30 * 86_400)
+        guard case .record(let m) = Self.decide(Self.entry(at: thirtyDays), now: now) else { Issue.record("30 days back refused"); return }
+        #expect(m.sessionDate == "2023-12-16")
+        for old in [thirtyDays.addingTimeInterval(-1), Date(iso8601: "0001-01-01T00:00:00Z")!, Date(iso8601: "2023-01-16T13:00:00Z")!] {
+            guard case .refused(let r) = Self.decide(Self.entry(at: old), now: now) else { Issue.record("\(old) was logged"); continue }
+            #expect(r.code == "400_INVALID_MEDICATION")
+        }
+        guard case .refused(let r) = Self.decide(Self.entry(at: Date(iso8601: "0001-01-01T00:00:00Z")!), now: now) else { return }
+        #expect(r.message(timeZone: Self.ny).contains("is more than 30 days ago; only what was taken in the last 30 days is logged"),
+                "\(r.message(timeZone: Self.ny))")
+        // The time is shown in the box's zone with its date: 2023-01-16 13:00Z is 08:00 in New York.
+        guard case .refused(let year) = Self.decide(Self.entry(at: Date(iso8601: "2023-01-16T13:00:00Z")!), now: now) else { return }
+        #expect(year.message(timeZone: Self.ny).hasPrefix("Not logged: 2023-01-16 08:00 is more than 30 days ago"))
+    }
 }

@@ -94,6 +94,9 @@ import TestSupport
         // Bad input: a clear error, exit 2, nothing sent.
         #expect(try rig.boxctl(["med", "add", "ritalin", "--dose", "10"]).exit == 2)
         #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "0"]).exit == 2)
+        // A time long past is refused by boxd (exit 3), not filed under a night no list shows.
+        let ancient = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "0001-01-01T00:00:00Z"])
+        #expect(ancient.exit == 3 && ancient.err.contains("is more than 30 days ago"), "\(ancient.err)")
         #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "25:00"]).exit == 2)
         // An hour ahead of the box's clock is a dose not yet taken.
         let future = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "2026-11-22T15:00:00Z"])
