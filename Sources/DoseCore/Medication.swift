@@ -77,8 +77,31 @@ public struct MedicationRecord: Sendable, Hashable {
 }
 
 public enum MedicationLog {
-    /// Units a dose may be given in ("mg" by default; the seed's "extensible").
-    public static let units = ["mg", "mcg", "g", "ml"]
+    /// Units a dose may be given in ("mg" by default; the seed's "extensible"), each as mg.
+    /// Weights only: Adderall IR and XR are tablets and capsules, and a volume says nothing of
+    /// the dose without a concentration, so it could not be checked against the range.
+    public static let milligramsPer: [String: Double] = ["mg": 1, "mcg": 0.001, "g": 1000]
+    public static let units = ["mg", "mcg", "g"]
+
+    /// Why `value` `unit` is not a dose a prescription could give, or nil: more than 0, and
+    /// in mg from `minDoseMg` to `maxDoseMg` (1.25 to 60; see `DoseConstants.Medication`).
+    /// The text follows the dose's name: "must be positive" (the caller says "the dose",
+    /// "dose" or "--dose").
+    public static func doseProblem(_ value: Double, unit: String, rules: DoseConstants = .box) -> String? {
+        guard let perUnit = milligramsPer[unit] else { return "must be given in \(units.joined(separator: ", "))" }
+        guard value.isFinite else { return "must be a number" }
+        guard value > 0 else { return "must be positive" }
+        let limits = rules.medication
+        let mg = value * perUnit
+        // A hair of rounding (1.25 mg given as 1250 mcg) is not outside the range.
+        guard mg >= limits.minDoseMg * (1 - 1e-9), mg <= limits.maxDoseMg * (1 + 1e-9) else {
+            let range = "\(DoseConstants.number(limits.minDoseMg)) to \(DoseConstants.number(limits.maxDoseMg)) mg"
+            let inUnit = unit == "mg" ? ""
+                : " (\(DoseConstants.number(limits.minDoseMg / perUnit)) to \(DoseConstants.number(limits.maxDoseMg / perUnit)) \(unit))"
+            return "must be from \(range)\(inUnit), the range of a real dose of Adderall"
+        }
+        return nil
+    }
 
     /// Why an entry taken at `takenAt` cannot be logged at `now`, or nil. Not ahead of boxd's
     /// clock by more than `futureToleranceS` (60 s: boxctl's clock may differ a little; a dose
@@ -133,12 +156,11 @@ public enum MedicationLog {
         guard let type = MedicationType.named(entry.medicationID) else {
             return .refused(.invalidMedication("unknown medication \(entry.medicationID); known: \(MedicationType.known.map(\.id).joined(separator: ", "))"))
         }
-        let limits = rules.medication
-        guard entry.doseValue > 0, entry.doseValue <= limits.maxDoseValue, entry.doseValue.isFinite else {
-            return .refused(.invalidMedication("the dose must be more than 0 and at most \(DoseConstants.number(limits.maxDoseValue))"))
-        }
         guard units.contains(entry.doseUnit) else {
             return .refused(.invalidMedication("the unit must be one of \(units.joined(separator: ", "))"))
+        }
+        if let problem = doseProblem(entry.doseValue, unit: entry.doseUnit, rules: rules) {
+            return .refused(.invalidMedication("the dose \(problem)"))
         }
         let takenAt = entry.takenAt ?? now
         if let problem = takenAtProblem(takenAt, now: now, timeZone: timeZone, rules: rules) {

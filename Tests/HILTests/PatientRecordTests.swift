@@ -94,6 +94,11 @@ import TestSupport
         // Bad input: a clear error, exit 2, nothing sent.
         #expect(try rig.boxctl(["med", "add", "ritalin", "--dose", "10"]).exit == 2)
         #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "0"]).exit == 2)
+        // Issue 29: -5 is a dose that is not positive, not a missing value; 1e-10 mg is no dose.
+        let negative = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "-5"])
+        #expect(negative.exit == 2 && negative.err.contains("--dose must be positive") && !negative.err.contains("Missing value"), "\(negative.err)")
+        let tiny = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "1e-10"])
+        #expect(tiny.exit == 2 && tiny.err.contains("--dose must be from 1.25 to 60 mg"), "\(tiny.err)")
         // A time long past is refused by boxd (exit 3), not filed under a night no list shows.
         let ancient = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "0001-01-01T00:00:00Z"])
         #expect(ancient.exit == 3 && ancient.err.contains("is more than 30 days ago"), "\(ancient.err)")
