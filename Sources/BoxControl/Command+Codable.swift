@@ -246,21 +246,20 @@ extension Command {
             return note
         }
 
-        /// A medication entry: a known medication, a dose within bounds, a known unit, an ISO
-        /// 8601 time if any. Whether that time is in the future is boxd's to judge (its clock).
+        /// A medication entry: a known medication, a known unit, a dose in the range a
+        /// prescription can have (`MedicationLog.doseProblem`), an ISO 8601 time if any. Whether
+        /// that time is too far ahead or back is boxd's to judge (its clock).
         func medication() throws -> MedicationEntry {
             let known = MedicationType.known.map(\.id)
             guard let id = try string(.medication), known.contains(id) else {
                 throw ProtocolError("medication must be one of \(known.joined(separator: ", "))")
             }
-            let max = DoseConstants.box.medication.maxDoseValue
-            guard let dose = try value(.dose, Double.self, "a number"), dose > 0, dose <= max else {
-                throw ProtocolError("dose must be a number more than 0 and at most \(DoseConstants.number(max))")
-            }
+            guard let dose = try value(.dose, Double.self, "a number") else { throw ProtocolError("dose is missing: how much was taken") }
             let unit = try string(.unit) ?? "mg"
             guard MedicationLog.units.contains(unit) else {
                 throw ProtocolError("unit must be one of \(MedicationLog.units.joined(separator: ", "))")
             }
+            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ProtocolError("dose \(problem)") }
             var takenAt: Date?
             if let text = try string(.takenAt) {
                 guard let date = Date(iso8601: text) else { throw ProtocolError("taken_at must be an ISO 8601 time such as 2026-11-21T08:00:00Z") }

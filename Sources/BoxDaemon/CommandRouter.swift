@@ -80,7 +80,7 @@ extension Engine {
 
     /// Every config value and where it came from; a saved target overrides the file's.
     func configEntries() -> [ConfigEntry] {
-        var out = config.entries.map { ConfigEntry(key: $0.key, value: $0.value, source: config.sources[$0.key] ?? (config.path ?? "default")) }
+        var out = config.entries.map { ConfigEntry(key: $0.key, value: $0.value, source: config.source(of: $0.key)) }
         let store = SettingsStore(directory: stateDirectory)
         if let t = store.load()?.targetMinutes, let i = out.firstIndex(where: { $0.key == "box.target_minutes" }) {
             out[i] = ConfigEntry(key: "box.target_minutes", value: String(t), source: store.url.path + " (boxctl target)")

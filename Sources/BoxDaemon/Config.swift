@@ -47,7 +47,8 @@ public struct BoxConfig: Sendable {
     public var caregiverLink: CaregiverLinkConfig?
     /// `[voice]` (#15): spoken status and warnings, through the tones' player.
     public var voice = VoiceConfig()
-    /// Where each value came from, by key: "default" or the file's path.
+    /// Where each value came from, by key: "default" or the file's path. Every key of
+    /// `entries` has one; a key the file does not set is never put down to the file.
     public var sources: [String: String]
     public var path: String?
 
@@ -198,6 +199,10 @@ public struct BoxConfig: Sendable {
     }
 
     func format(_ d: Double) -> String { DoseConstants.number(d) }
+
+    /// Where `key`'s value came from, for `boxctl config show`: a key the reader did not note
+    /// is a default, not the file's (`voice.volume` was put down to a file that set no voice key).
+    public func source(of key: String) -> String { sources[key] ?? "default" }
 }
 
 /// `[voice]`: whether the box speaks, how loud (the tones' volume unless set), in which

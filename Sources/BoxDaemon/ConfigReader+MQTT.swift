@@ -50,7 +50,10 @@ extension Reader {
 
     /// The `[mqtt]` section, every present key checked even while the link is off; nil when off.
     mutating func mqtt() throws(ConfigError) -> CaregiverLinkConfig? {
-        guard let t = try table("mqtt") else { return nil }
+        guard let t = try table("mqtt") else {
+            sources["mqtt.enabled"] = "default"
+            return nil
+        }
         if t["password"] != nil {
             throw ConfigError("mqtt.password", "a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential")
         }
@@ -108,5 +111,38 @@ extension Reader {
         let first = name.split(separator: ".").first.map(String.init) ?? ""
         let cleaned = String(first.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") ? Character($0) : "_" })
         return cleaned.isEmpty ? "box" : cleaned
+    }
+}
+
+extension CaregiverLinkConfig {
+    /// The TLS files `[mqtt]` names, on this machine, each problem with its key: libmosquitto
+    /// only says "Invalid function arguments provided" for a CA file that is not there.
+    /// `mustRead`: boxd-mqtt reads them, so one it may not read is an error too; boxd
+    /// (`--check-config`) only asks that each exists, as a key may be readable by the bridge
+    /// alone. A directory boxd may not look into passes: it cannot tell.
+    public func checkTLSFiles(mustRead: Bool) throws(ConfigError) {
+        for (key, path) in [("mqtt.tls_ca", tlsCA), ("mqtt.tls_cert", tlsCert), ("mqtt.tls_key", tlsKey)] {
+            guard let path else { continue }
+            var st = stat()
+            if stat(path, &st) != 0 {
+                let err = errno
+                if err == EACCES, !mustRead { continue }
+                throw ConfigError(key, "cannot read \(path): \(Self.reason(err))")
+            }
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw ConfigError(key, "cannot read \(path): is a directory") }
+            guard mustRead else { continue }
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw ConfigError(key, "cannot read \(path): \(Self.reason(errno))") }
+            close(fd)
+        }
+    }
+
+    /// The system's words for a file error, short: "no such file", "permission denied".
+    static func reason(_ err: Int32) -> String {
+        switch err {
+        case ENOENT, ENOTDIR: "no such file"
+        case EACCES, EPERM: "permission denied"
+        default: String(cString: strerror(err)).lowercased()
+        }
     }
 }

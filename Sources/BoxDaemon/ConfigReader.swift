@@ -247,7 +247,11 @@ extension Reader {
         if let t { try checkKeys(t, "voice", allowed: Self.known["voice"]!) }
         var v = VoiceConfig()
         v.enabled = try bool(t, "voice", "enabled", default: true)
-        if t?["volume"] != nil { v.volume = try volume(t, "voice", unless: "or voice.enabled = false") }
+        if t?["volume"] != nil {
+            v.volume = try volume(t, "voice", unless: "or voice.enabled = false")
+        } else {
+            sources["voice.volume"] = "default, as audio.volume" // config show shows the tones' volume for it
+        }
         let clock = try string(t, "voice", "clock", default: "12h")
         guard let style = Speech.ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
         v.clock = style

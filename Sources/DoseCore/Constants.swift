@@ -69,12 +69,18 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let yellowWithinMinOfClose: Double
     }
     /// The medication log (SSOT 2.4.2: "Duplicate guard (5-minute window, user confirmation
-    /// for overrides)"); the dose's bound and the clock tolerance are the box's own.
+    /// for overrides)"); the dose's range and the time's bounds are the box's own.
     public struct Medication: Sendable, Hashable, Decodable {
         public let duplicateGuardMin: Double
-        public let maxDoseValue: Double
+        /// One entry's dose of Adderall (IR or XR), in mg: a quarter of the smallest tablet (5 mg,
+        /// scored) to the label's most in a day (60 mg, for narcolepsy). The seed's picker
+        /// offers 5 to 30 mg; outside this range is a slip of the keyboard, not a prescription.
+        public let minDoseMg: Double
+        public let maxDoseMg: Double
         /// An entry this far ahead of boxd's clock is still "now" (boxctl's clock may differ).
         public let futureToleranceS: Double
+        /// An entry taken longer ago than this is refused: see `MedicationLog.takenAtProblem`.
+        public let maxPastDays: Double
     }
     /// The supply of XYWAV (SSOT 1.1 "Inventory Management"), counted in doses.
     public struct Supply: Sendable, Hashable, Decodable {

@@ -77,8 +77,56 @@ public struct MedicationRecord: Sendable, Hashable {
 }
 
 public enum MedicationLog {
-    /// Units a dose may be given in ("mg" by default; the seed's "extensible").
-    public static let units = ["mg", "mcg", "g", "ml"]
+    /// Units a dose may be given in ("mg" by default; the seed's "extensible"), each as mg.
+    /// Weights only: Adderall IR and XR are tablets and capsules, and a volume says nothing of
+    /// the dose without a concentration, so it could not be checked against the range.
+    public static let milligramsPer: [String: Double] = ["mg": 1, "mcg": 0.001, "g": 1000]
+    public static let units = ["mg", "mcg", "g"]
+
+    /// Why `value` `unit` is not a dose a prescription could give, or nil: more than 0, and
+    /// in mg from `minDoseMg` to `maxDoseMg` (1.25 to 60; see `DoseConstants.Medication`).
+    /// The text follows the dose's name: "must be positive" (the caller says "the dose",
+    /// "dose" or "--dose").
+    public static func doseProblem(_ value: Double, unit: String, rules: DoseConstants = .box) -> String? {
+        guard let perUnit = milligramsPer[unit] else { return "must be given in \(units.joined(separator: ", "))" }
+        guard value.isFinite else { return "must be a number" }
+        guard value > 0 else { return "must be positive" }
+        let limits = rules.medication
+        let mg = value * perUnit
+        // A hair of rounding (1.25 mg given as 1250 mcg) is not outside the range.
+        guard mg >= limits.minDoseMg * (1 - 1e-9), mg <= limits.maxDoseMg * (1 + 1e-9) else {
+            let range = "\(DoseConstants.number(limits.minDoseMg)) to \(DoseConstants.number(limits.maxDoseMg)) mg"
+            let inUnit = unit == "mg" ? ""
+                : " (\(DoseConstants.number(limits.minDoseMg / perUnit)) to \(DoseConstants.number(limits.maxDoseMg / perUnit)) \(unit))"
+            return "must be from \(range)\(inUnit), the range of a real dose of Adderall"
+        }
+        return nil
+    }
+
+    /// Why an entry taken at `takenAt` cannot be logged at `now`, or nil. Not ahead of boxd's
+    /// clock by more than `futureToleranceS` (60 s: boxctl's clock may differ a little; a dose
+    /// not yet taken is not logged). Not more than `maxPastDays` (30) back: the log is written
+    /// at the time or soon after (a forgotten morning, a trip away from the box); a time older
+    /// than a month is a mistyped date (2025 for 2026, 0001-01-01 from a client), which would be
+    /// filed under a night that old, out of sight of `med list` and the report.
+    public static func takenAtProblem(_ takenAt: Date, now: Date, timeZone: TimeZone, rules: DoseConstants = .box) -> String? {
+        let limits = rules.medication
+        if takenAt.timeIntervalSince(now) > limits.futureToleranceS {
+            return "\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"
+        }
+        if now.timeIntervalSince(takenAt) > limits.maxPastDays * 86_400 {
+            let days = DoseConstants.number(limits.maxPastDays)
+            return "\(dateTime(takenAt, in: timeZone)) is more than \(days) days ago; only what was taken in the last \(days) days is logged (is the date right?)"
+        }
+        return nil
+    }
+
+    /// "2026-11-21 08:00" in `zone`, for a time that may be any day.
+    static func dateTime(_ date: Date, in zone: TimeZone) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let pad = { (n: Int?, w: Int) in String(repeating: "0", count: max(0, w - String(n ?? 0).count)) + String(n ?? 0) }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2))"
+    }
 
     public enum Decision: Sendable, Hashable {
         case record(MedicationRecord)
@@ -108,17 +156,15 @@ public enum MedicationLog {
         guard let type = MedicationType.named(entry.medicationID) else {
             return .refused(.invalidMedication("unknown medication \(entry.medicationID); known: \(MedicationType.known.map(\.id).joined(separator: ", "))"))
         }
-        let limits = rules.medication
-        guard entry.doseValue > 0, entry.doseValue <= limits.maxDoseValue, entry.doseValue.isFinite else {
-            return .refused(.invalidMedication("the dose must be more than 0 and at most \(DoseConstants.number(limits.maxDoseValue))"))
-        }
         guard units.contains(entry.doseUnit) else {
             return .refused(.invalidMedication("the unit must be one of \(units.joined(separator: ", "))"))
         }
+        if let problem = doseProblem(entry.doseValue, unit: entry.doseUnit, rules: rules) {
+            return .refused(.invalidMedication("the dose \(problem)"))
+        }
         let takenAt = entry.takenAt ?? now
-        // A dose not yet taken is not logged; a clock a minute apart from boxctl's is allowed.
-        guard takenAt.timeIntervalSince(now) <= limits.futureToleranceS else {
-            return .refused(.invalidMedication("\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"))
+        if let problem = takenAtProblem(takenAt, now: now, timeZone: timeZone, rules: rules) {
+            return .refused(.invalidMedication(problem))
         }
         let dups = duplicates(of: type.id, at: takenAt, among: nearby, rules: rules)
         if let first = dups.min(by: { abs($0.takenAt.timeIntervalSince(takenAt)) < abs($1.takenAt.timeIntervalSince(takenAt)) }), !confirmed {

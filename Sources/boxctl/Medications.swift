@@ -15,7 +15,8 @@ struct Med: ParsableCommand {
             commandName: "add", abstract: "Log a medication taken.",
             discussion: "The same medication logged less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from another entry is refused (409) unless --confirm says it was really taken twice.")
         @Argument(help: "One of: \(MedicationType.known.map(\.id).joined(separator: ", ")).") var medication: String
-        @Option(help: "The dose, e.g. 10 or 7.5.") var dose: Double
+        // Unconditional: "-5" is the dose's value (refused as not positive), not an unknown flag.
+        @Option(parsing: .unconditional, help: "The dose, e.g. 10 or 7.5 (\(Self.doseRange) for Adderall).") var dose: Double
         @Option(help: "One of: \(MedicationLog.units.joined(separator: ", ")).") var unit: String = "mg"
         @Option(help: "When it was taken: HH:MM (the last such time, in the box's zone) or an ISO 8601 time. Default: now.") var at: String?
         @Option(help: "A note.") var note: String?
@@ -26,9 +27,8 @@ struct Med: ParsableCommand {
             guard MedicationType.named(medication) != nil else {
                 throw ValidationError("medication must be one of \(MedicationType.known.map(\.id).joined(separator: ", "))")
             }
-            let max = DoseConstants.box.medication.maxDoseValue
-            guard dose > 0, dose <= max else { throw ValidationError("--dose must be more than 0 and at most \(DoseConstants.number(max))") }
             guard MedicationLog.units.contains(unit) else { throw ValidationError("--unit must be one of \(MedicationLog.units.joined(separator: ", "))") }
+            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ValidationError("--dose \(problem)") }
             if let at, Self.time(at, now: Date(), zone: .current) == nil {
                 throw ValidationError("--at must be HH:MM or an ISO 8601 time such as 2026-11-21T08:00:00Z, not '\(at)'")
             }
@@ -44,6 +44,11 @@ struct Med: ParsableCommand {
             }
             try connection.run(.medication(MedicationEntry(medicationID: medication, doseValue: dose, doseUnit: unit,
                                                            takenAt: takenAt, notes: note), confirm: confirm))
+        }
+
+        static var doseRange: String {
+            let m = DoseConstants.box.medication
+            return "\(DoseConstants.number(m.minDoseMg)) to \(DoseConstants.number(m.maxDoseMg)) mg"
         }
 
         /// "08:00": the latest 08:00 at or before `now` in `zone`; else an ISO 8601 time.

@@ -15,8 +15,8 @@ struct SupportBundleCommand: ParsableCommand {
         abstract: "Gather what support needs, with personal details taken out, for you to review before sending.",
         discussion: """
             First run: writes events.csv (no notes), inventory.csv (no notes), app_metadata.json and debug_log.txt (boxd's \
-            recent journal) into --out, redacted (e-mail and IP addresses, host and user names, secrets), and shows what is in \
-            them. Nothing is sent. Read the files; then `boxctl support-bundle --out DIR --pack` makes DIR.tar.gz to send. \
+            recent journal) into --out, redacted (e-mail and IP addresses, host and user names, secrets; in the settings also \
+            the time zone's name, the MQTT box id and topics), and shows what is in them. Nothing is sent. Read the files; then `boxctl support-bundle --out DIR --pack` makes DIR.tar.gz to send. \
             Medication entries, check-in answers and notes are never included.
             """)
     @Option(help: "The directory to write the bundle into (and, with --pack, the one to pack).") var out: String
@@ -54,17 +54,18 @@ struct SupportBundleCommand: ParsableCommand {
              try log.csv(.inventory, withoutNotes: true), try log.appliedMigrations())
         }
         var manifest: [Manifest.File] = []
-        func write(_ name: String, _ what: String, _ text: String) throws {
+        func write(_ name: String, _ what: String, _ text: String, redacted before: [String: Int] = [:]) throws {
             let r = redaction.redact(text)
             do { try Data(r.text.utf8).write(to: dir.appendingPathComponent(name), options: .atomic) } catch {
                 try fail("cannot write \(name): \(NightLog.plainFileReason(error, path: dir.path))")
             }
-            manifest.append(Manifest.File(name: name, what: what, text: r.text, redactions: r.counts))
+            manifest.append(Manifest.File(name: name, what: what, text: r.text, redactions: r.counts.merging(before, uniquingKeysWith: +)))
         }
         try write("events.csv", "doses and sleep events, \(range.from) to \(range.to), notes left out", events)
         try write("inventory.csv", "refills, corrections and reminders, notes left out", inventory)
-        try write("app_metadata.json", "the box: version, schema, zone offset, health, faults, settings without secrets",
-                  try metadata(context, migrations: migrations))
+        let meta = try metadata(context, migrations: migrations)
+        try write("app_metadata.json", "the box: version, schema, zone offset, health, faults, settings without secrets or names",
+                  meta.text, redacted: meta.counts)
         try write("debug_log.txt", "boxd's latest \(journalLines) journal lines", journal())
         let review = Manifest(files: manifest).text
         try write("manifest.txt", "this list", review + "\n")
@@ -77,18 +78,19 @@ struct SupportBundleCommand: ParsableCommand {
             """)
     }
 
-    /// The box as support needs it; the zone as an offset (a zone name says where one lives).
-    func metadata(_ context: BoxContext, migrations: [String]) throws -> String {
+    /// The box as support needs it; the zone as an offset (a zone name says where one lives),
+    /// the settings as `SettingsRedaction` leaves them.
+    func metadata(_ context: BoxContext, migrations: [String]) throws -> (text: String, counts: [String: Int]) {
         var out: [String: Any] = [
             "box_version": BoxVersion.current, "generated_at": context.now.iso8601,
             "utc_offset_minutes": context.zone.secondsFromGMT(for: context.now) / 60, "schema_migrations": migrations,
             "target_minutes": context.targetMinutes,
         ]
-        let secretish = ["password", "username", "user", "host", "secret", "token", "cafile", "certfile", "keyfile"]
+        var counts: [String: Int] = [:]
         if let reply = try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(.config), let entries = reply.config {
-            out["settings"] = Dictionary(entries.map { e in
-                (e.key, secretish.contains { e.key.lowercased().contains($0) } ? "<redacted>" : e.value)
-            }, uniquingKeysWith: { a, _ in a })
+            let settings = SettingsRedaction.redact(entries.map { ($0.key, $0.value) })
+            out["settings"] = settings.settings
+            counts = settings.counts
         }
         if let s = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(.status))?.status {
             out["phase"] = s.phase
@@ -101,7 +103,7 @@ struct SupportBundleCommand: ParsableCommand {
             out["boxd"] = "not reachable"
         }
         let data = try JSONSerialization.data(withJSONObject: out, options: [.sortedKeys, .prettyPrinted])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (String(decoding: data, as: UTF8.self) + "\n", counts)
     }
 
     /// boxd's latest journal lines, or why there are none.

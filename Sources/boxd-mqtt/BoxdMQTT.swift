@@ -48,6 +48,8 @@ struct BoxdMQTT: ParsableCommand {
                 print("boxd-mqtt: the caregiver link is off (set enabled = true in [mqtt] of \(config)); nothing to do")
                 return
             }
+            // Here, not in libmosquitto: it says only "Invalid function arguments" for a missing file.
+            try l.checkTLSFiles(mustRead: true)
             link = l
         } catch {
             fail("\(error)", code: Self.configExit)

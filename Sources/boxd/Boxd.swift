@@ -49,6 +49,11 @@ struct Boxd: AsyncParsableCommand {
     var vetConfigStdin: String?
 
     static let maxSpeed: Double = 100_000
+    /// A simulated night starts in 2000 to 2100 (UTC). The clocks count 64-bit nanoseconds
+    /// from 1970, so years before 1678 or after 2261 cannot be held at all (boxd crashed on
+    /// sim:0001-01-01 and sim:9999-…); within that, a start outside this century is a typo,
+    /// and the range leaves room for any run of `sim advance` after it.
+    static let simStartRange = Date(timeIntervalSince1970: 946_684_800)..<Date(timeIntervalSince1970: 4_133_980_800) // 2000-01-01Z..<2101-01-01Z
 
     mutating func validate() throws {
         guard ["auto", "gpio", "sim"].contains(hardware) else { throw ValidationError("--hardware must be auto, gpio or sim") }
@@ -62,6 +67,9 @@ struct Boxd: AsyncParsableCommand {
         if clock.hasPrefix("sim:") {
             guard let start = ISO8601DateFormatter().date(from: String(clock.dropFirst(4))) else {
                 throw ValidationError("--clock sim: needs an ISO 8601 start such as sim:2026-11-21T22:00:00-05:00")
+            }
+            guard Self.simStartRange.contains(start) else {
+                throw ValidationError("--clock sim: the start must be in the years 2000 to 2100, not \(clock.dropFirst(4))")
             }
             return .sim(start: start, timeZone: Self.zone(ofISO: String(clock.dropFirst(4))))
         }
@@ -103,6 +111,7 @@ struct Boxd: AsyncParsableCommand {
         if checkConfig {
             do {
                 let c = try BoxConfig.load(path: configPath, isolation: .boxd)
+                try c.caregiverLink?.checkTLSFiles(mustRead: false)
                 let note = try c.checkHardware()
                 print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
                 return

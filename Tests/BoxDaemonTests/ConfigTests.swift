@@ -187,6 +187,47 @@ import Testing
         #expect(!on.entries.contains { $0.key.contains("password") && $0.key != "mqtt.password_file" })
     }
 
+    /// Issue 29: `tls_ca = "/nonexistent/ca.crt"` passed --check-config, and boxd-mqtt said only
+    /// libmosquitto's "Invalid function arguments provided. (3)". The key and the cause, now.
+    @Test func aTLSFileThatIsNotThereNamesItsKey() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ca = dir.appendingPathComponent("ca.crt").path
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: URL(fileURLWithPath: ca))
+        func link(ca: String, cert: String? = nil) throws -> CaregiverLinkConfig {
+            let files = "tls_ca = \"\(ca)\"\n" + (cert.map { "tls_cert = \"\($0)\"\ntls_key = \"\($0)\"\n" } ?? "")
+            return try #require(try BoxConfig.parse("[mqtt]\nenabled = true\nhost = \"hub\"\n" + files, path: "boxd.toml").caregiverLink)
+        }
+        for mustRead in [false, true] {
+            #expect(throws: ConfigError("mqtt.tls_ca", "cannot read /nonexistent/ca.crt: no such file")) {
+                try link(ca: "/nonexistent/ca.crt").checkTLSFiles(mustRead: mustRead)
+            }
+            #expect(throws: ConfigError("mqtt.tls_cert", "cannot read \(dir.path)/no.crt: no such file")) {
+                try link(ca: ca, cert: dir.path + "/no.crt").checkTLSFiles(mustRead: mustRead)
+            }
+            #expect(throws: ConfigError("mqtt.tls_ca", "cannot read \(dir.path): is a directory")) {
+                try link(ca: dir.path).checkTLSFiles(mustRead: mustRead)
+            }
+            try link(ca: ca, cert: ca).checkTLSFiles(mustRead: mustRead)
+        }
+        #expect(ConfigError("mqtt.tls_ca", "cannot read /nonexistent/ca.crt: no such file").description
+                == "mqtt.tls_ca: cannot read /nonexistent/ca.crt: no such file")
+    }
+
+    /// A file only the bridge may read: boxd-mqtt says so; boxd (which never reads it) lets it be.
+    @Test(.enabled(if: getuid() != 0, "root reads any file")) func aTLSFileTheBridgeMayNotReadNamesItsKey() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ca = dir.appendingPathComponent("ca.crt").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: ca))
+        chmod(ca, 0)
+        let link = try #require(try BoxConfig.parse("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_ca = \"\(ca)\"\n", path: "boxd.toml").caregiverLink)
+        try link.checkTLSFiles(mustRead: false)
+        #expect(throws: ConfigError("mqtt.tls_ca", "cannot read \(ca): permission denied")) { try link.checkTLSFiles(mustRead: true) }
+    }
+
     @Test func aMissingFileIsAClearError() {
         #expect(throws: ConfigError.self) { try BoxConfig.load(path: "/nonexistent/boxd.toml", isolation: .inProcess) }
         #expect(throws: ConfigError("", "cannot read config /nonexistent/boxd.toml: no such file")) { try BoxConfig.load(path: "/nonexistent/boxd.toml", isolation: .inProcess) }

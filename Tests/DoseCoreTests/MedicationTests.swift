@@ -104,4 +104,49 @@ import Testing
         guard case .record(let decimal) = Self.decide(Self.entry(at: nil, dose: 7.5)) else { Issue.record("7.5 mg refused"); return }
         #expect(decimal.doseValue == 7.5)
     }
+
+    /// Issue 29: 1e-10 mg was logged. A dose is what a prescription of Adderall can give: a
+    /// quarter of a 5 mg tablet (1.25 mg) to the label's most in a day (60 mg), in any weight.
+    @Test(arguments: [(1e-10, "mg"), (1.24, "mg"), (60.01, "mg"), (1000, "mg"), (1, "g"), (1000, "mcg"), (61_000, "mcg"),
+                      (10, "ml"), (-5, "mg"), (0, "mg"), (Double.infinity, "mg")])
+    func aDoseNoPrescriptionGivesIsRefused(dose: Double, unit: String) {
+        guard case .refused(let r) = Self.decide(Self.entry(at: nil, dose: dose, unit: unit)) else {
+            Issue.record("\(dose) \(unit) was logged"); return
+        }
+        #expect(r.code == "400_INVALID_MEDICATION")
+    }
+
+    @Test(arguments: [(1.25, "mg"), (5, "mg"), (30, "mg"), (60, "mg"), (1250, "mcg"), (0.06, "g")])
+    func aDoseInTheRangeIsLogged(dose: Double, unit: String) {
+        guard case .record = Self.decide(Self.entry(at: nil, dose: dose, unit: unit)) else { Issue.record("\(dose) \(unit) refused"); return }
+    }
+
+    @Test func theDoseRefusalSaysWhatIsWrong() {
+        #expect(MedicationLog.doseProblem(-5, unit: "mg") == "must be positive")
+        #expect(MedicationLog.doseProblem(0, unit: "mg") == "must be positive")
+        #expect(MedicationLog.doseProblem(1e-10, unit: "mg") == "must be from 1.25 to 60 mg, the range of a real dose of Adderall")
+        #expect(MedicationLog.doseProblem(5, unit: "mcg") == "must be from 1.25 to 60 mg (1250 to 60000 mcg), the range of a real dose of Adderall")
+        #expect(MedicationLog.doseProblem(10, unit: "mg") == nil)
+        guard case .refused(let r) = Self.decide(Self.entry(at: nil, dose: -5)) else { Issue.record("-5 mg logged"); return }
+        #expect(r.message(timeZone: Self.ny) == "Not logged: the dose must be positive.")
+    }
+
+    /// Issue 29: an entry taken at 0001-01-01T00:00:00Z was filed under the night of
+    /// 0001-12-31, where `med list` never looks. Up to 30 days back is logged; older is refused.
+    @Test func anEntryFromLongAgoIsRefused() {
+        let now = Self.morning
+        let thirtyDays = now.addingTimeInterval(-30 * 86_400)
+        guard case .record(let m) = Self.decide(Self.entry(at: thirtyDays), now: now) else { Issue.record("30 days back refused"); return }
+        #expect(m.sessionDate == "2023-12-16")
+        for old in [thirtyDays.addingTimeInterval(-1), Date(iso8601: "0001-01-01T00:00:00Z")!, Date(iso8601: "2023-01-16T13:00:00Z")!] {
+            guard case .refused(let r) = Self.decide(Self.entry(at: old), now: now) else { Issue.record("\(old) was logged"); continue }
+            #expect(r.code == "400_INVALID_MEDICATION")
+        }
+        guard case .refused(let r) = Self.decide(Self.entry(at: Date(iso8601: "0001-01-01T00:00:00Z")!), now: now) else { return }
+        #expect(r.message(timeZone: Self.ny).contains("is more than 30 days ago; only what was taken in the last 30 days is logged"),
+                "\(r.message(timeZone: Self.ny))")
+        // The time is shown in the box's zone with its date: 2023-01-16 13:00Z is 08:00 in New York.
+        guard case .refused(let year) = Self.decide(Self.entry(at: Date(iso8601: "2023-01-16T13:00:00Z")!), now: now) else { return }
+        #expect(year.message(timeZone: Self.ny).hasPrefix("Not logged: 2023-01-16 08:00 is more than 30 days ago"))
+    }
 }

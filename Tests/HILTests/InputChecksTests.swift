@@ -50,6 +50,8 @@ import TestSupport
         ("[buttons.dose]\nline = 17\ndouble = \"undo_or_status\"", "buttons.dose.double: \"undo_or_status\" is not allowed"),
         ("[buttons.dose]\nline = 17\nhold = \"snooze\"", "buttons.dose.hold: \"snooze\" is not allowed"),
         ("[buttons.dose]\nline = 22", "led.red: line 22 is already used by buttons.dose.line (led.red comes from the embedded default; add your own [led] section)"),
+        // Issue 29: a TLS file that is not there was "Config ok".
+        ("[mqtt]\nenabled = true\nhost = \"hub\"\ntls_ca = \"/nonexistent/ca.crt\"", "mqtt.tls_ca: cannot read /nonexistent/ca.crt: no such file"),
         // Found by FuzzConfig at stop 23: toml++ aborts on it and the precheck does not know the
         // shape; the parser dies in boxd's child (TOMLIsolation) and boxd says so in one line.
         ("e=5\"\"\"--A--= 3]]", "boxd.toml: not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line"),
@@ -97,6 +99,10 @@ import TestSupport
         #expect(show.out.contains("buttons.dose.single = take    (default)"))
         #expect(show.out.contains("buttons.dose.line = 17    (default)"))
         #expect(show.out.contains("led.red = 22    (default)"))
+        // Issue 29: keys the file does not set were put down to it.
+        #expect(show.out.contains("voice.volume = 0.8    (default, as audio.volume)"), "\(show.out)")
+        #expect(show.out.contains("mqtt.enabled = false    (default)"), "\(show.out)")
+        #expect(show.out.components(separatedBy: "(\(file.path))").count == 2, "only box.target_minutes is the file's: \(show.out)")
         #expect(try rig.boxctl(["sim", "press", "dose"]).exit == 0)
         #expect(try rig.statusJSON()["dose1_at"] is String)
     }
@@ -113,6 +119,20 @@ import TestSupport
                                            "--socket", dir.appendingPathComponent("control.sock").path])
         #expect(r.exit == 2, "\(r.err)")
         #expect(r.err == "\(file.path): not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line; look for a table header, array, inline table or date that is not well formed\n")
+    }
+
+    /// Issue 29: boxd-mqtt said "TLS files (…): Invalid function arguments provided. (3)" (libmosquitto's
+    /// words) for a CA file that is not there; now the key and the cause, before any connection.
+    @Test func theBridgeNamesAMissingTLSFile() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("boxd.toml")
+        try Data("[mqtt]\nenabled = true\nhost = \"127.0.0.1\"\ntls_ca = \"/nonexistent/ca.crt\"\n".utf8).write(to: file)
+        let r = try Self.run(BoxRig.buildDir.appendingPathComponent("boxd-mqtt"),
+                             ["--config", file.path, "--socket", dir.appendingPathComponent("control.sock").path,
+                              "--state-dir", dir.appendingPathComponent("state").path])
+        #expect(r.exit == 78, "\(r.err)")
+        #expect(r.err == "boxd-mqtt: mqtt.tls_ca: cannot read /nonexistent/ca.crt: no such file\n")
     }
 
     @Test func anEmptyFileIsTheDefault() throws {
@@ -132,6 +152,28 @@ import TestSupport
         #expect(missing.exit == 2)
         #expect(missing.err.hasSuffix(": no such file\n"), "\(missing.err)")
         #expect(!missing.err.contains("Error Domain"))
+    }
+
+    // MARK: - boxd --clock
+
+    /// Issue 29: a simulated start its clocks cannot hold crashed boxd ("Double value cannot be
+    /// converted to Int64"). It is a usage error (exit 64), said before anything starts.
+    @Test(arguments: ["0001-01-01T22:00:00Z", "9999-01-01T22:00:00Z", "2262-06-01T22:00:00Z", "1999-12-31T23:59:59Z",
+                      "2101-01-01T00:00:00Z"])
+    func aSimulatedStartOutsideTheCenturyIsAUsageError(start: String) throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Self.run(BoxRig.boxd, ["--clock", "sim:\(start)", "--hardware", "sim", "--audio", "wav",
+                                           "--state-dir", dir.appendingPathComponent("state").path,
+                                           "--socket", dir.appendingPathComponent("control.sock").path])
+        #expect(r.exit == 64, "\(start): \(r.err)")
+        #expect(r.err.contains("--clock sim: the start must be in the years 2000 to 2100, not \(start)"), "\(r.err)")
+    }
+
+    @Test(arguments: ["2000-01-01T00:00:00Z", "2100-12-31T22:00:00Z"])
+    func aSimulatedStartInTheCenturyIsTaken(start: String) throws {
+        let r = try Self.run(BoxRig.boxd, ["--clock", "sim:\(start)", "--check-config"])
+        #expect(r.exit == 0, "\(start): \(r.err)")
     }
 
     // MARK: - boxctl sim

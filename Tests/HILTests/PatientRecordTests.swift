@@ -94,6 +94,14 @@ import TestSupport
         // Bad input: a clear error, exit 2, nothing sent.
         #expect(try rig.boxctl(["med", "add", "ritalin", "--dose", "10"]).exit == 2)
         #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "0"]).exit == 2)
+        // Issue 29: -5 is a dose that is not positive, not a missing value; 1e-10 mg is no dose.
+        let negative = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "-5"])
+        #expect(negative.exit == 2 && negative.err.contains("--dose must be positive") && !negative.err.contains("Missing value"), "\(negative.err)")
+        let tiny = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "1e-10"])
+        #expect(tiny.exit == 2 && tiny.err.contains("--dose must be from 1.25 to 60 mg"), "\(tiny.err)")
+        // A time long past is refused by boxd (exit 3), not filed under a night no list shows.
+        let ancient = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "0001-01-01T00:00:00Z"])
+        #expect(ancient.exit == 3 && ancient.err.contains("is more than 30 days ago"), "\(ancient.err)")
         #expect(try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "25:00"]).exit == 2)
         // An hour ahead of the box's clock is a dose not yet taken.
         let future = try rig.boxctl(["med", "add", "adderall_ir", "--dose", "10", "--at", "2026-11-22T15:00:00Z"])
@@ -200,8 +208,23 @@ import TestSupport
     /// The support bundle through boxctl and the real boxd: what a person typed stays out,
     /// the journal (a stand-in journalctl here: no systemd on the test machine) is redacted,
     /// nothing is packed before the review, and --pack packs only the bundle's files.
+    /// Issue 29: a config that names the zone, the box and the family's topic (each says
+    /// where one lives or who one is) leaves none of them in app_metadata.json.
     @Test func theSupportBundleIsRedactedAndPackedOnlyAfterReview() throws {
-        let rig = try BoxRig()
+        let configDir = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-config-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: configDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: configDir) }
+        let config = configDir.appendingPathComponent("boxd.toml")
+        try """
+            [box]
+            time_zone = "America/Chicago"
+            [mqtt]
+            enabled = true
+            host = "broker.lan"
+            box_id = "janes-bedroom"
+            base_topic = "smithhouse"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let rig = try BoxRig(args: ["--config", config.path])
         defer { rig.cleanup() }
         try rig.launch()
         _ = try rig.boxctl(["log", "bathroom", "--note", "call nurse@example.org"])
@@ -233,7 +256,10 @@ import TestSupport
         #expect(inventory.contains(",refill_logged,") && !inventory.contains("Elm"), "\(inventory)")
         #expect(log.contains("journalctl -u boxd -n 500 -o short-iso --no-pager"), "\(log)")
         #expect(log.contains("<ip>:8883") && log.contains("password=<secret>") && log.contains("<host>") && !log.contains("hunter2"), "\(log)")
-        #expect(meta.contains("\"box_version\"") && meta.contains("\"utc_offset_minutes\" : -300") && !meta.contains("adderall"), "\(meta)")
+        #expect(meta.contains("\"box_version\"") && meta.contains("\"utc_offset_minutes\" : -360") && !meta.contains("adderall"), "\(meta)")
+        for named in ["Chicago", "janes-bedroom", "smithhouse", "broker.lan"] { #expect(!meta.contains(named), "\(named): \(meta)") }
+        #expect(meta.contains("\"box.time_zone\" : \"<redacted>\"") && meta.contains("\"mqtt.box_id\" : \"<redacted>\""), "\(meta)")
+        #expect(r.out.contains("app_metadata.json (") && r.out.contains("setting (5)"), "\(r.out)")
         #expect(!(try file("manifest.txt")).isEmpty)
         // A second run does not overwrite the reviewed files without --force.
         #expect(try bundle(["--out", out.path]).exit == 7)

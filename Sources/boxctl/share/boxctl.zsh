@@ -285,8 +285,8 @@ _boxctl_med_add() {
     local -i ret=1
     local -ar arg_specs=(
         ':medication:'
-        '--dose[The dose, e.g. 10 or 7.5.]:dose:'
-        '--unit[One of\: mg, mcg, g, ml.]:unit:'
+        '--dose[The dose, e.g. 10 or 7.5 (1.25 to 60 mg for Adderall).]:dose:'
+        '--unit[One of\: mg, mcg, g.]:unit:'
         '--at[When it was taken\: HH\:MM (the last such time, in the box'\''s zone) or an ISO 8601 time. Default\: now.]:at:'
         '--note[A note.]:note:'
         '--confirm[Log it even though the same medication was logged less than 5 minutes from it.]'
