@@ -88,7 +88,7 @@ public final class NightLog: Sendable {
         if let damage = try damage(at: path) {
             return try recover(fileURL, reason: damage, now: now, witness: witness.found)
         }
-        if let w = witness.found, let gap = behind(path: path, witness: w) {
+        if let w = witness.found, let gap = try behind(path: path, witness: w) {
             return try recover(fileURL, reason: "the log is behind its witness: \(gap)", now: now, witness: w, behind: true)
         }
         let log: NightLog
@@ -194,11 +194,12 @@ public final class NightLog: Sendable {
 
     /// Why the log at `path` is behind `witness`, read through a read-only connection (so a
     /// log that is behind is moved aside untouched), or nil. A missing or empty file, or one
-    /// too old to have the tables, is behind any witness that names a dose or a seq.
-    private static func behind(path: String, witness: Witness) -> String? {
+    /// too old to have the tables, is behind any witness that names a dose or a seq. Errors
+    /// that say nothing of the contents (permissions, locks) throw, as in `damage(at:)`.
+    private static func behind(path: String, witness: Witness) throws(NightLogError) -> String? {
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        let nothing = witness.highSeq > 0 || !witness.doses.isEmpty
-        guard size > 0 else { return nothing ? "the log file is \(FileManager.default.fileExists(atPath: path) ? "empty" : "missing")" : nil }
+        let named = witness.highSeq > 0 || !witness.doses.isEmpty
+        guard size > 0 else { return named ? "the log file is \(FileManager.default.fileExists(atPath: path) ? "empty" : "missing")" : nil }
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(2)
@@ -207,8 +208,11 @@ public final class NightLog: Sendable {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
             return try queue.read { db in try gap(db, from: witness) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            // "no such table / column": a log older than the tables the witness counts on.
+            return named ? "it cannot be compared with its witness (\(error.message ?? "\(error)"))" : nil
         } catch {
-            return nothing ? "it cannot be compared with its witness (\(error))" : nil
+            throw NightLogError(error, path: path)
         }
     }
 
