@@ -77,6 +77,9 @@ struct Doctor: ParsableCommand {
             line(h.buttons == .ok, "buttons", h.buttons.text)
             line(h.audio == .ok, "audio", h.audio.text)
             line(h.log == .ok, "night log (boxd)", h.log.text)
+            // A damaged log or one that lost records (#29): say why a dose needs a confirmation.
+            let doubt = reply?.status?.doubt
+            line(doubt == nil, "tonight's record", doubt.map { "in doubt: \($0) A dose needs a 2 s hold (or --confirm)." } ?? "known")
         } else {
             line(false, "boxd", "not reachable; buttons and audio not checked")
         }

@@ -116,6 +116,10 @@ import Testing
         let logHealth = (st["health"] as? [String: Any])?["log"] as? [String: Any]
         #expect((logHealth?["detail"] as? String)?.contains("Dose 1 at") == true, "\(String(describing: logHealth))")
         #expect(rig.log.contains("the witness restored: Dose 1 at"), "\(rig.log)")
+        // doctor says why too.
+        let doctor = try rig.boxctl(["doctor"])
+        #expect(doctor.exit == 1 && doctor.out.contains("FAIL  tonight's record: in doubt")
+                && doctor.out.contains("FAIL  night log (boxd): FAULT (the night log lost records"), "\(doctor.out)")
         try Self.aPressRecordsNothing(rig, expected: [("dose1", true)])
         // A restart keeps the doubt.
         #expect(rig.terminate() == 0)
