@@ -1,6 +1,7 @@
 import DoseCore
 import Foundation
 import Testing
+import TestSupport
 
 /// #29, through the real boxd and boxctl: with the speaker failed, `boxctl watch` (and so the
 /// caregiver bridge behind the same feed) says each alarm could not sound, at its minute, and
@@ -45,5 +46,32 @@ import Testing
             if kinds.contains("alarm_unanswered") { break }
         }
         #expect(kinds.filter { $0 == "alarm_silent" }.count == 6 && !kinds.contains("alarm_rang"), "\(kinds)")
+    }
+
+    /// The full-disk case: the simulated speaker's WAV on a small tmpfs filled after Dose 1.
+    /// Nothing knew the speaker was broken until boxd played the window-open chime and the
+    /// write failed: no "rang" is written for it, the feed says at once that it could not
+    /// sound, then the fault.
+    @Test(.enabled(if: BindMount.unavailable == nil, Comment(rawValue: BindMount.unavailable ?? "")))
+    func anAlarmThatFailsAsItPlaysOnAFullDiskIsNeverCalledRang() throws {
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("hil-full-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: disk) }
+        try BindMount.mount(["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path])
+        defer { BindMount.unmount(disk) }
+        let rig = try BoxRig(args: ["--audio", "wav:\(disk.path)/sounds.wav"])
+        defer { rig.cleanup() }
+        try rig.launch()
+        #expect(try rig.boxctl(["sim", "press", "dose"]).exit == 0)
+        _ = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["dd", "if=/dev/zero", "of=\(disk.path)/fill", "bs=4k"]) // until ENOSPC
+        #expect(!ReadOnlyStateTests.faults(try rig.statusJSON()).contains("audio_unavailable"), "nothing knows yet")
+        #expect(try rig.boxctl(["sim", "advance", "150m"]).exit == 0)
+        let feed = try WatchTests.Watcher(rig, ["--after", "2"])
+        defer { _ = feed.stop() }
+        let told = feed.lines(3).dropFirst().map(WatchTests.what)
+        #expect(told == ["ALARM COULD NOT SOUND: window open (gentle): the box cannot wake them (speaker failed)",
+                         "FAULT audio_unavailable: \(Fault.audioUnavailable.advice)"], "\(told)")
+        #expect(feed.line(within: 0.5).map { !$0.contains("rang") } ?? true)
+        #expect(rig.log.contains("could not sound"), "boxd's journal says why")
     }
 }
