@@ -27,8 +27,9 @@ extension FeedEvent {
         case .checkIn: return "morning check-in"
         case .nightClosed:
             return "night \(sessionDate ?? "?") closed" + (terminalState.map { ": \($0)" } ?? "") + (reason.map { " (\($0))" } ?? "")
-        case .alarmRang:
-            return "alarm rang: " + (eventType?.replacingOccurrences(of: "_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
+        case .alarmRang: return "alarm rang: " + alarmName
+        // Loud like the escalations: nobody was woken, and someone elsewhere must know now.
+        case .alarmSilent: return "ALARM COULD NOT SOUND: \(alarmName): the box cannot wake them (speaker failed)"
         case .alarmUnanswered: return "ALARM UNANSWERED: no Dose 2 after the last follow-up"
         case .dose2Missing: return "DOSE 2 MISSING: the window closes in \(DoseConstants.number(DoseConstants.box.caregiver.dose2MissingRemainingMin)) min"
         case .windowClosedWithoutDose2: return "WINDOW CLOSED WITHOUT DOSE 2"
@@ -40,5 +41,10 @@ extension FeedEvent {
             return "supply corrected by \(doses.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? "?") doses, \(remainingDoses ?? 0) left" + (notes.map { " (\($0))" } ?? "")
         case .refillReminder: return "REFILL DUE: \(remainingDoses ?? 0) doses left"
         }
+    }
+
+    /// An alarm's alert and level as people say them: "main alarm (critical)".
+    var alarmName: String {
+        (eventType?.replacingOccurrences(of: "_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
     }
 }

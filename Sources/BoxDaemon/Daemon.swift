@@ -21,6 +21,8 @@ public struct DaemonOptions: Sendable {
     public enum AudioChoice: Sendable, Equatable {
         case config
         case wav
+        /// The simulated speaker's WAV elsewhere than the state directory (which may be read-only).
+        case wavFile(String)
         case alsa(String)
     }
 
@@ -189,6 +191,7 @@ public final class Daemon: Sendable {
         let dropped: @Sendable (String, String) -> Void = { text, why in logger.notice("speech dropped (\(why)): \(text)") }
         switch options.audio {
         case .wav: return WavSink(path: wavURL.path, clock: offset)
+        case .wavFile(let path): return WavSink(path: path, clock: offset)
         case .alsa(let device): return ALSAPlayer(device: device, onSpeechDropped: dropped)
         case .config:
             // Simulated hardware writes sound to a WAV file unless told otherwise.

@@ -182,7 +182,7 @@ public actor Engine {
         case .failed(let failure) where source != .system && !t.records.isEmpty:
             let answer = DoseReducer.reduce(state, .persistFailed, Context(now: now, source: source, ids: freshIDs()))
             unsaved += answer.records
-            commit(answer, at: now)
+            reportUnheard(commit(answer, at: now))
             return .failed("Not recorded: \(failure)")
         case .failed:
             unsaved += t.records
@@ -193,14 +193,26 @@ public actor Engine {
         for case .saveTarget(let m) in t.effects {
             if let failure = saveTarget(m) { return .failed("Not saved: \(failure). The target stays \(state.settings.targetMinutes) minutes.") }
         }
-        commit(t, at: now)
+        reportUnheard(commit(t, at: now))
         return .done(t.outcome)
     }
 
-    /// The new state, then its effects in order. Effects never start a transition.
-    func commit(_ t: Transition, at now: Moment) {
+    /// An alarm the core announced as rung that the speaker failed: the core hears of it in
+    /// a transition of its own, after the effects, and gives the notice that it could not sound.
+    func reportUnheard(_ alarm: Sound?) {
+        guard case .alarm(let kind, let level)? = alarm else { return }
+        logger.error("alarm \(kind.rawValue) could not sound: \(hardware.audio.fault ?? "the player failed")")
+        transition(.alarmNotHeard(kind, level), source: .system)
+    }
+
+    /// The new state, then its effects in order. Effects never start a transition. Returns
+    /// an alarm whose play failed while the core called it rung; its "rang" notice is not written.
+    func commit(_ t: Transition, at now: Moment) -> Sound? {
         state = t.state
         transitionNow = now
+        // Only a notice that says "rang" needs correcting; one that says "could not sound" is already true.
+        let saysRang = t.effects.contains { if case .notice(let n) = $0 { n.kind == .alarmRang } else { false } }
+        var unheard: Sound?
         for effect in t.effects {
             switch effect {
             case .persist: break // written before the state changed
@@ -208,7 +220,8 @@ public actor Engine {
                 hardware.led.setBase(p)
                 observer?(now, .led(p))
             case .flash(let p, let d): hardware.led.flash(p, duration: d)
-            case .play(let s): play(s)
+            case .play(let s):
+                if !play(s), saysRang, case .alarm = s { unheard = s }
             case .speak(let text): say(text)
             case .stopSound:
                 voice?.overtaken()
@@ -221,12 +234,14 @@ public actor Engine {
         // disk refuses now is kept and written ahead of the next write.
         let notices = t.effects.compactMap { effect -> LogRecord? in
             switch effect {
+            case .notice(let n) where n.kind == .alarmRang && unheard != nil: nil // it was not heard: never "rang"
             case .notice(let n): .notice(n)
             case .faultNotice(let f): .fault(f)
             default: nil
             }
         }
         if !notices.isEmpty, case .failed = write(notices) { unsaved += notices }
+        return unheard
     }
 
     /// What every batch of transitions ends with: the phase noticed, the timers set.
@@ -280,14 +295,17 @@ public actor Engine {
 
     func freshIDs() -> [String] { (0..<3).map { _ in UUID().uuidString.lowercased() } }
 
-    func play(_ s: Sound) {
+    /// Plays a sound; false if the player reports a fault once it returns (not heard).
+    @discardableResult
+    func play(_ s: Sound) -> Bool {
         voice?.overtaken()
         let repeatFor: Duration? = s.level == nil ? nil : state.settings.ringTime
         hardware.audio.play(s, volume: volume, repeatFor: repeatFor)
-        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description,
-                                    failed: hardware.audio.fault != nil))
+        let failed = hardware.audio.fault != nil
+        soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: s.name, level: s.level?.description, failed: failed))
         logger.info("sound \(s)")
         observer?(transitionNow ?? clock.now(), .sound(s))
+        return !failed
     }
 
     /// A sentence after the sound before it (the player keeps the order).

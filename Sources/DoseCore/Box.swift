@@ -35,6 +35,10 @@ public enum Action: Sendable, Hashable {
     /// Sent with that action's source: a hand on the button hears the error tone; a boxctl
     /// caller learns it from the reply (exit 6) and the bedroom stays quiet.
     case persistFailed
+    /// The shell played an alarm the core announced as rung, and the speaker failed it (the
+    /// shell learns that only when it plays). The core answers with the audio fault and a
+    /// notice that the alarm could not sound; the shell writes no "rang" notice for it.
+    case alarmNotHeard(AlertKind, AlarmLevel)
 }
 
 /// The clocks now, who is acting, and fresh ids for any records (the core makes no randomness).
@@ -69,7 +73,9 @@ public enum Effect: Sendable, Hashable {
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)
     /// Write this notice after the other effects, best effort: an alarm never waits for a
-    /// disk, and a notice that cannot be written now is kept for the next write.
+    /// disk, and a notice that cannot be written now is kept for the next write. An
+    /// `alarmRang` notice says the `.play` of its alarm before it was heard: if that play
+    /// failed, the shell drops the notice and sends `.alarmNotHeard` instead.
     case notice(NoticeRecord)
     /// A fault raised or cleared, for the log: written like a notice (after the sounds, kept
     /// for the next write when the disk refuses it).

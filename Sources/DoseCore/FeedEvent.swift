@@ -23,6 +23,9 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         case nightClosed = "night_closed"
         /// An alert of the night's plan rang; eventType is the alert (main_alarm …), level how hard.
         case alarmRang = "alarm_rang"
+        /// An alert of the plan fell due but could not sound (the speaker failed): nobody was
+        /// woken. eventType and level as for alarmRang.
+        case alarmSilent = "alarm_silent"
         /// Caregiver escalations (`CaregiverPlan`); subject is the Dose 1 they count from.
         case alarmUnanswered = "alarm_unanswered"
         case dose2Missing = "dose2_missing"

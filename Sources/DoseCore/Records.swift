@@ -243,10 +243,14 @@ public struct SessionCloseRecord: Sendable, Hashable {
 
 /// Something the box did or decided that a person elsewhere may need to know, kept in the
 /// log so the event feed (and a caregiver behind it) learns it even after an outage: an
-/// alarm rang, or a caregiver escalation fell due (`CaregiverPlan`).
+/// alarm rang, an alarm fell due and could not sound, or a caregiver escalation fell due
+/// (`CaregiverPlan`).
 public struct NoticeRecord: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         case alarmRang = "alarm_rang"
+        /// An alarm fell due but the speaker could not play it: the box could not wake the
+        /// patient. Never written as `alarmRang` (see `Action.alarmNotHeard`).
+        case alarmSilent = "alarm_silent"
         case alarmUnanswered = "alarm_unanswered"
         case dose2Missing = "dose2_missing"
         case windowClosedWithoutDose2 = "window_closed_without_dose2"
@@ -260,7 +264,7 @@ public struct NoticeRecord: Sendable, Hashable {
     public var at: Moment
     /// The Dose 1 the night's alarms and escalations count from.
     public var dose1ID: String
-    /// For `alarmRang`: which alert rang, and how hard.
+    /// For `alarmRang` and `alarmSilent`: which alert fell due, and how hard.
     public var alert: AlertKind?
     public var level: AlarmLevel?
     public init(id: String, sessionID: String, sessionDate: String, kind: Kind, at: Moment, dose1ID: String,

@@ -75,7 +75,11 @@ struct Run {
         step.level = due.map(\.level).max() ?? step.level
         state.ringing = Ringing(step: step, since: now)
         effects.append(.play(.alarm(step.kind, step.level)))
-        announce(.alarmRang, alert: step.kind, level: step.level)
+        // A speaker known to be broken cannot wake anyone: say so now, never "rang". The
+        // player still tries (it may come back within the ring); a play that fails without a
+        // known fault comes back as `.alarmNotHeard`.
+        let silent = state.faults.contains(.audioUnavailable)
+        announce(silent ? .alarmSilent : .alarmRang, alert: step.kind, level: step.level)
     }
 
     /// The caregiver escalations that fell due and were not given yet for this Dose 1, in
@@ -132,6 +136,10 @@ struct Run {
         case .persistFailed:
             setFault(.logUnwritable, active: true)
             feedback(.error, flash: nil)
+            return .accepted(.faultChanged)
+        case .alarmNotHeard(let alert, let level):
+            announce(.alarmSilent, alert: alert, level: level)
+            setFault(.audioUnavailable, active: true)
             return .accepted(.faultChanged)
         }
     }

@@ -12,10 +12,10 @@ import GRDB
 ///   dose keeps its own entry: it happened. (is_extra_dose has no field: the kind says it.)
 /// - sleep_events: `.sleepEvent` (eventType, source, notes).
 /// - morning_checkins: `.checkIn` (source).
-/// - notices: the notice's kind (`.alarmRang`, `.alarmUnanswered`, `.dose2Missing`,
-///   `.windowClosedWithoutDose2`; seq, timestamp; subject = dose1_id). For `.alarmRang`,
-///   eventType is the alert that rang (`main_alarm` …) and level how hard (`gentle`,
-///   `standard`, `critical`); nil for the escalations. No source: the box gives notices.
+/// - notices: the notice's kind (`.alarmRang`, `.alarmSilent`, `.alarmUnanswered`, `.dose2Missing`,
+///   `.windowClosedWithoutDose2`; seq, timestamp; subject = dose1_id). For `.alarmRang` and
+///   `.alarmSilent`, eventType is the alert that fell due (`main_alarm` …) and level how hard
+///   (`gentle`, `standard`, `critical`); nil for the escalations. No source: the box gives notices.
 ///
 /// `subject` is the dose event's, sleep event's or check-in's id (a notice's Dose 1); texts are as stored.
 extension NightLog {
@@ -55,6 +55,7 @@ extension NightLog {
     static func feedKind(_ kind: NoticeRecord.Kind) -> FeedEvent.Kind {
         switch kind {
         case .alarmRang: .alarmRang
+        case .alarmSilent: .alarmSilent
         case .alarmUnanswered: .alarmUnanswered
         case .dose2Missing: .dose2Missing
         case .windowClosedWithoutDose2: .windowClosedWithoutDose2
@@ -65,8 +66,11 @@ extension NightLog {
     private static let noticeKindSQL = "CASE kind "
         + NoticeRecord.Kind.allCases.map { "WHEN '\($0.rawValue)' THEN '\(feedKind($0).rawValue)'" }.joined(separator: " ") + " END"
 
-    /// notices.level (AlarmLevel's raw Int) to its name, in SQL; alarm_rang only.
-    private static let noticeLevelSQL = "CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN CASE level "
+    /// The notice kinds about one alarm (with its alert and level), as an SQL list.
+    private static let alarmKindsSQL = Schema.sqlList([NoticeRecord.Kind.alarmRang, .alarmSilent].map(\.rawValue))
+
+    /// notices.level (AlarmLevel's raw Int) to its name, in SQL; an alarm's notices only.
+    private static let noticeLevelSQL = "CASE WHEN kind IN (\(alarmKindsSQL)) THEN CASE level "
         + AlarmLevel.allCases.map { "WHEN \($0.rawValue) THEN '\($0.description)'" }.joined(separator: " ") + " END END"
 
     /// One UNION ALL over the seven kinds of change. Each branch is limited on its own (a range
@@ -103,7 +107,7 @@ extension NightLog {
             FROM sleep_sessions WHERE end_seq > :after ORDER BY end_seq LIMIT :limit)
         UNION ALL SELECT * FROM (
             SELECT seq, \(noticeKindSQL), timestamp, session_id, session_date, dose1_id, NULL,
-                   CASE WHEN kind = '\(NoticeRecord.Kind.alarmRang.rawValue)' THEN alert END, NULL,
+                   CASE WHEN kind IN (\(alarmKindsSQL)) THEN alert END, NULL,
                    NULL, NULL, NULL, NULL, NULL, NULL, \(noticeLevelSQL), NULL, NULL
             FROM notices WHERE seq > :after ORDER BY seq LIMIT :limit)
         UNION ALL SELECT * FROM (

@@ -120,9 +120,10 @@ enum Schema {
         // after a restart must know which escalations were already given. seq comes from the
         // one sequence (`Writes.nextSeq` takes MAX(seq) here too). level is AlarmLevel's raw
         // Int (gentle 1, standard 2, critical 3); alert and level are set for alarm_rang.
-        // The kind CHECK is built from NoticeRecord.Kind.allCases, but a migration is frozen
-        // once run: a new kind needs a new migration. alert and level have no CHECK for that
-        // reason (a new AlertKind must not be refused); reading a row back validates them.
+        // The kind CHECK lists the four kinds v7 was released with, spelled out: a migration is
+        // frozen once run, so a new kind needs a new migration (v13 added alarm_silent). alert
+        // and level have no CHECK for that reason (a new AlertKind must not be refused);
+        // reading a row back validates them.
         migrator.registerMigration("v7-notices") { db in
             try db.execute(sql: """
                 CREATE TABLE notices (
@@ -130,7 +131,7 @@ enum Schema {
                     seq             INTEGER NOT NULL UNIQUE,
                     session_id      TEXT NOT NULL REFERENCES sleep_sessions(session_id),
                     session_date    TEXT NOT NULL,
-                    kind            TEXT NOT NULL CHECK (kind IN (\(sqlList(NoticeRecord.Kind.allCases.map(\.rawValue))))),
+                    kind            TEXT NOT NULL CHECK (kind IN ('alarm_rang', 'alarm_unanswered', 'dose2_missing', 'window_closed_without_dose2')),
                     timestamp       TEXT NOT NULL,
                     boot_id         TEXT NOT NULL,
                     mono_ns         INTEGER NOT NULL,
@@ -233,6 +234,7 @@ enum Schema {
                 );
                 """)
         }
+        registerNoticeKindsV13(&migrator)
         return migrator
     }
 

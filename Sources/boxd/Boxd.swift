@@ -25,7 +25,7 @@ struct Boxd: AsyncParsableCommand {
     @Option(help: "real, sim:ISO8601-START (time moves only when told) or fast:N (real time × N).")
     var clock: String = "real"
 
-    @Option(help: "Audio: alsa:DEVICE or wav (a WAV file in the state directory). Default: the config's device, or wav with sim hardware.")
+    @Option(help: "Audio: alsa:DEVICE, wav (a WAV file in the state directory) or wav:PATH. Default: the config's device, or wav with sim hardware.")
     var audio: String?
 
     @Option(help: "State directory (the night log). Default: $STATE_DIRECTORY or \(BoxPaths.defaultStateDirectory).")
@@ -95,8 +95,9 @@ struct Boxd: AsyncParsableCommand {
     func parseAudio() throws -> DaemonOptions.AudioChoice {
         guard let audio else { return .config }
         if audio == "wav" { return .wav }
+        if audio.hasPrefix("wav:"), audio.count > 4 { return .wavFile(String(audio.dropFirst(4))) }
         if audio.hasPrefix("alsa:"), audio.count > 5 { return .alsa(String(audio.dropFirst(5))) }
-        throw ValidationError("--audio must be alsa:DEVICE or wav")
+        throw ValidationError("--audio must be alsa:DEVICE, wav or wav:PATH")
     }
 
     func run() async throws {

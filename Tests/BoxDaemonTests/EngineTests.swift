@@ -19,7 +19,8 @@ struct Rig {
 
     static let start = ISO8601DateFormatter().date(from: "2026-11-21T22:00:00-05:00")!
 
-    init(dir: URL? = nil, edgesYielded: @escaping @Sendable () -> Int? = { nil }) throws {
+    /// `audio`: a player standing in for the WAV sink (which is still made, unused).
+    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edgesYielded: @escaping @Sendable () -> Int? = { nil }) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -31,7 +32,7 @@ struct Rig {
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let records = try log.latestSession()?.records ?? []
         engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,
-                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: sink, edgesYielded: edgesYielded), config: config,
+                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: audio ?? sink, edgesYielded: edgesYielded), config: config,
                         logger: Logger(label: "test"))
     }
 

@@ -68,6 +68,16 @@ import Testing
         #expect(BridgeMessages.eventTypes.contains("refill_reminder"))
     }
 
+    /// #29: an alarm that could not sound reaches the caregiver as such (its own event_type,
+    /// which Home Assistant's event entity lists), with the alarm and its level, never as rang.
+    @Test func anAlarmThatCouldNotSoundIsItsOwnEvent() throws {
+        let e = FeedEvent(id: 9, kind: .alarmSilent, at: "2026-11-22T00:45:00.120Z", sessionID: "s1", sessionDate: "2026-11-21",
+                          subject: "d1", eventType: "main_alarm", level: "critical")
+        let m = try Self.object(BridgeMessages.event(e, boxID: "bedroom"))
+        #expect(m["event_type"] as? String == "alarm_silent" && m["type"] as? String == "main_alarm" && m["level"] as? String == "critical")
+        #expect(BridgeMessages.eventTypes.contains("alarm_silent"))
+    }
+
     /// debian/changelog names the version the packages carry; what the bridge tells Home Assistant must be it.
     @Test func theVersionIsDebianChangelogs() throws {
         let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../debian/changelog")

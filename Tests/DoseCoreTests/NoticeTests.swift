@@ -13,7 +13,7 @@ import Testing
     static func log(_ h: Harness) -> [LogRecord] { h.persisted + notices(h.allEffects).map(LogRecord.notice) }
 
     static func caregiver(_ effects: [Effect], since d1: Moment) -> [String] {
-        notices(effects).filter { $0.kind != .alarmRang }.map { "\($0.kind.rawValue)@\(Int($0.at.elapsed(since: d1).minutes))" }
+        notices(effects).filter { $0.kind != .alarmRang && $0.kind != .alarmSilent }.map { "\($0.kind.rawValue)@\(Int($0.at.elapsed(since: d1).minutes))" }
     }
 
     /// Ticks every minute from `from` through `to` minutes after Dose 1.
@@ -98,5 +98,47 @@ import Testing
         after.state = BoxState.rebuilt(settings: h.state.settings, records: Self.log(h))
         after.at(minutesAfterDose1: 230) // down from 170 to 230
         #expect(Self.caregiver(after.lastEffects, since: d1) == ["alarm_unanswered@230", "dose2_missing@230"])
+    }
+
+    // MARK: - An alarm that could not sound (#29)
+
+    /// The speaker is known to be broken: every alarm that falls due is told at once, at its
+    /// own minute, as one that could not sound; none is ever called "rang".
+    @Test func anAlarmOnABrokenSpeakerIsToldAtOnceAsSilentNeverAsRang() throws {
+        var h = Harness()
+        h.takeDose1()
+        let d1 = try #require(h.state.night.dose1).at
+        h.send(.setFault(.audioUnavailable, active: true), from: .system)
+        Self.tick(&h, from: 140, to: 175)
+        let notices = Self.notices(h.allEffects)
+        #expect(!notices.contains { $0.kind == .alarmRang })
+        let silent = notices.filter { $0.kind == .alarmSilent }.map { "\($0.alert!.rawValue)/\($0.level!)@\(Int($0.at.elapsed(since: d1).minutes))" }
+        #expect(silent.first == "window_open/gentle@150", "told at the minute it fell due, not after the escalation's wait")
+        #expect(silent.contains("main_alarm/critical@165"))
+        let played = h.allSounds.compactMap { if case .alarm(let k, let l) = $0 { "\(k.rawValue)/\(l)" } else { nil } }
+        #expect(silent.map { String($0.prefix { $0 != "@" }) } == played, "one notice per alarm, and the box still tries to play each")
+        #expect(Self.caregiver(h.allEffects, since: d1).contains("alarm_unanswered@173"))
+    }
+
+    /// The shell learns of a failed play only when it plays: `.alarmNotHeard` gives the silent
+    /// notice for that alarm, and the fault.
+    @Test func aPlayThatFailedIsToldAsSilentAndRaisesTheAudioFault() throws {
+        var h = Harness()
+        h.takeDose1()
+        h.at(minutesAfterDose1: 165)
+        #expect(Self.notices(h.lastEffects).map(\.kind) == [.alarmRang], "the core does not know yet")
+        h.send(.alarmNotHeard(.mainAlarm, .critical), from: .system)
+        let told = Self.notices(h.lastEffects)
+        #expect(told.map(\.kind) == [.alarmSilent] && told.first?.alert == .mainAlarm && told.first?.level == .critical)
+        #expect(told.first?.dose1ID == h.state.night.dose1?.id)
+        #expect(h.state.faults.contains(.audioUnavailable))
+        #expect(h.lastEffects.contains { if case .faultNotice(let f) = $0 { f.code == "audio_unavailable" && f.raised } else { false } })
+        // The next alarm, with the fault known, is silent from the start.
+        h.at(minutesAfterDose1: 167)
+        #expect(Self.notices(h.lastEffects).map(\.kind) == [.alarmSilent])
+        // The speaker back: alarms ring again.
+        h.send(.setFault(.audioUnavailable, active: false), from: .system)
+        h.at(minutesAfterDose1: 169)
+        #expect(Self.notices(h.lastEffects).map(\.kind) == [.alarmRang])
     }
 }

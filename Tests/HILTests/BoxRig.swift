@@ -11,6 +11,9 @@ import Glibc
 /// control socket. Readiness comes from boxd's own sd_notify READY=1, not from sleeping.
 final class BoxRig: @unchecked Sendable {
     let dir: URL
+    /// The state directory: `dir`, or a directory inside it (one a test may mount read-only
+    /// while the socket and boxd's output stay in `dir`).
+    let stateDir: URL
     let socket: String
     let start: String
     let extraArgs: [String]
@@ -29,9 +32,12 @@ final class BoxRig: @unchecked Sendable {
     static var boxd: URL { buildDir.appendingPathComponent("boxd") }
     static var boxctl: URL { buildDir.appendingPathComponent("boxctl") }
 
-    init(start: String = "2026-11-21T22:00:00-05:00", args: [String] = [], environment: [String: String] = [:]) throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    init(start: String = "2026-11-21T22:00:00-05:00", args: [String] = [], environment: [String: String] = [:],
+         stateSubdirectory: String? = nil) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hil-\(UUID().uuidString.prefix(8))")
+        self.dir = dir
+        stateDir = stateSubdirectory.map { dir.appendingPathComponent($0) } ?? dir
+        try FileManager.default.createDirectory(at: stateDir, withIntermediateDirectories: true)
         socket = dir.appendingPathComponent("control.sock").path
         stderrURL = dir.appendingPathComponent("boxd.log")
         self.start = start
@@ -63,7 +69,7 @@ final class BoxRig: @unchecked Sendable {
         p.executableURL = Self.boxd
         let clock = extraArgs.contains("--clock") ? [] : ["--clock", "sim:\(start)"]
         let hardware = extraArgs.contains("--hardware") ? [] : ["--hardware", "sim"]
-        p.arguments = hardware + clock + ["--state-dir", dir.path, "--socket", socket] + extraArgs
+        p.arguments = hardware + clock + ["--state-dir", stateDir.path, "--socket", socket] + extraArgs
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath
         env.removeValue(forKey: "WATCHDOG_USEC")
@@ -115,7 +121,7 @@ final class BoxRig: @unchecked Sendable {
     /// Runs the boxctl binary against this box.
     @discardableResult
     func boxctl(_ args: [String]) throws -> Result {
-        let r = try ChildProcess.run(Self.boxctl, args + ["--socket", socket, "--state-dir", dir.path])
+        let r = try ChildProcess.run(Self.boxctl, args + ["--socket", socket, "--state-dir", stateDir.path])
         return Result(exit: r.exit, out: r.out, err: r.err)
     }
 

@@ -142,12 +142,12 @@ import Testing
         }
     }
 
-    /// The CHECK on kind refuses a string that is not one of NoticeRecord.Kind's.
-    @Test func theKindCheckIsBuiltFromTheKinds() throws {
+    /// The CHECK on kind refuses a string that is not one of NoticeRecord.Kind's (v13's list).
+    @Test func theKindCheckListsTheKinds() throws {
         try withTempDir { dir throws in
             let log = try NightLog.open(stateDirectory: dir)
             let sql = try #require(try log.readScalar("SELECT sql FROM sqlite_master WHERE name = 'notices'"))
-            #expect(sql.contains("CHECK (kind IN ('alarm_rang', 'alarm_unanswered', 'dose2_missing', 'window_closed_without_dose2'))"))
+            #expect(sql.contains("CHECK (kind IN ('alarm_rang', 'alarm_silent', 'alarm_unanswered', 'dose2_missing', 'window_closed_without_dose2'))"))
             #expect(try log.readScalar("SELECT group_concat(name) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notices' AND sql IS NOT NULL")
                     == "idx_notices_session_id")
         }
@@ -176,7 +176,7 @@ import Testing
         try withTempDir { dir throws in
             _ = try MigrationTests.copy(to: dir)
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent") == true)
             #expect(try log.readScalar("SELECT count(*) FROM notices") == "0")
             let tonight = try #require(try log.latestSession())
             let id = try #require(tonight.sessionID)
