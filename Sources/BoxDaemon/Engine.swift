@@ -78,6 +78,8 @@ public actor Engine {
     /// Records of time passing (a session's fallback close) that could not be written: the
     /// night goes on in memory, and they are written, in order, ahead of the next write.
     var unsaved: [LogRecord] = []
+    /// A dose was written and is not yet checkpointed into the main file (see `commit`).
+    var checkpointDue = false
     /// A dose, an undo or a supply record was written since the supply was last read.
     var supplyStale = true
     /// Edges handled from the source's stream, and since when (edge clock) edges it has
@@ -241,6 +243,12 @@ public actor Engine {
             }
         }
         if !notices.isEmpty, case .failed = write(notices) { unsaved += notices }
+        // The dose is acknowledged (its light and sound are under way) and the witness names
+        // it: now the main file takes it too (see NightLog.checkpoint).
+        if checkpointDue {
+            checkpointDue = false
+            if let warning = log?.checkpoint() { logger.warning("\(warning)") }
+        }
         return unheard
     }
 
@@ -264,6 +272,7 @@ public actor Engine {
         do {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
             if let warning = try Self.append(all, to: log) { logger.warning("\(warning)") }
+            if all.contains(where: \.securesDoses) { checkpointDue = true }
             if all.contains(where: \.changesSupply) { supplyStale = true }
             unsaved = []
             feedSignal.notify()

@@ -47,36 +47,47 @@ extension NightLog {
         return Witness(highSeq: try nextSeq(db) - 1, sessions: sessions, doses: doses.reversed())
     }
 
-    /// After every commit: for one that takes, undoes or skips a dose or ends a night, a
-    /// checkpoint, so the main file alone holds every dose (a -wal lost after a power cut
-    /// takes none with it); then the witness, so its high-water is the log's. The records are
-    /// on the disk already: what fails here is returned as a warning.
-    func afterCommit(checkpoint: Bool) -> String? {
-        var warnings: [String] = []
+    /// After every commit, before `append` returns (so before anything is acknowledged): the
+    /// witness, so its high-water is the log's. The records are on the disk already: a
+    /// failure here is returned as a warning.
+    func afterCommit() -> String? {
+        do { try writeWitness() } catch { return "the witness could not be written: \(error)" }
+        return nil
+    }
+
+    /// The WAL copied into the main file, so the main file alone holds every dose (a -wal lost
+    /// after a power cut takes none with it). boxd runs it after a commit that takes, undoes or
+    /// skips a dose or ends a night (`LogRecord.securesDoses`), once the acknowledgement is
+    /// under way: the witness, written before it, already covers the moment in between.
+    /// Returns a warning when it could not finish (a reader held an older snapshot: the next
+    /// one catches up), nil when it did.
+    public func checkpoint() -> String? {
         do {
-            if checkpoint {
-                let done = try guarded { try db.writeWithoutTransaction { db in try db.checkpoint(.full) } }
-                if done.walFrameCount != done.checkpointedFrameCount {
-                    warnings.append("the checkpoint after the dose was partial (\(done.checkpointedFrameCount) of \(done.walFrameCount) frames)")
-                }
+            let done = try guarded { try db.writeWithoutTransaction { db in try db.checkpoint(.full) } }
+            guard done.walFrameCount == done.checkpointedFrameCount else {
+                return "the checkpoint after the dose was partial (\(done.checkpointedFrameCount) of \(done.walFrameCount) frames)"
             }
+            return nil
         } catch {
-            warnings.append("the checkpoint after the dose failed: \(error)")
+            return "the checkpoint after the dose failed: \(error)"
         }
-        do { try writeWitness() } catch { warnings.append("the witness could not be written: \(error)") }
-        return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
     }
 
     /// Writes the witness from the log now, and notes in the log that it has one.
     public func writeWitness() throws(NightLogError) {
         let path = self.path
-        let witness = try guarded {
-            try db.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO log_witness (id, created_at) VALUES (1, ?)", arguments: [Date().iso8601])
-                return try Self.witness(db, path: path)
-            }
+        let (witness, marked) = try guarded {
+            try db.read { db in (try Self.witness(db, path: path), try Bool.fetchOne(db, sql: "SELECT 1 FROM log_witness") ?? false) }
         }
         try witness.write(in: directory)
+        // Once, after the first witness is on the disk (a write transaction of its own).
+        if !marked {
+            try guarded {
+                try db.write { db in
+                    try db.execute(sql: "INSERT OR IGNORE INTO log_witness (id, created_at) VALUES (1, ?)", arguments: [Date().iso8601])
+                }
+            }
+        }
     }
 
     /// Why the log is behind `witness` (a lower seq, a dose it names missing), or nil.

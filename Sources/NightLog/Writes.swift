@@ -8,9 +8,9 @@ extension NightLog {
     /// acknowledges a dose only after `append` returns. All or nothing: if any record is
     /// refused, none of them is stored.
     ///
-    /// Then the witness is rewritten, after a commit that takes, undoes or skips a dose, or
-    /// ends a night, a checkpoint into the main file first (`afterCommit`); what fails there
-    /// is returned as a warning, not thrown: the records are on the disk already.
+    /// Then the witness is rewritten (`afterCommit`); what fails there is returned as a
+    /// warning, not thrown: the records are on the disk already. The checkpoint that follows a
+    /// dose is the caller's (`checkpoint`), after its acknowledgement is under way.
     @discardableResult
     public func append(_ records: [LogRecord]) throws(NightLogError) -> String? {
         guard !records.isEmpty else { return nil }
@@ -29,7 +29,7 @@ extension NightLog {
                 }
             }
         }
-        return afterCommit(checkpoint: records.contains(where: \.securesDoses))
+        return afterCommit()
     }
 
     /// Every text a record stores (JSON metadata escapes its own NULs, so it is left out).
@@ -171,8 +171,9 @@ extension NightLog {
 }
 
 extension LogRecord {
-    /// A dose taken, undone or skipped, or a night's end: checkpointed at once.
-    var securesDoses: Bool {
+    /// A dose taken, undone or skipped, or a night's end: checkpointed (`NightLog.checkpoint`)
+    /// right after its acknowledgement.
+    public var securesDoses: Bool {
         switch self {
         case .dose, .undone, .sessionClosed: true
         default: false

@@ -9,6 +9,8 @@ import NightLog
 //                                         print "committed i", repeat; the test SIGKILLs it.
 //   NightLogBench generate DIR            (hidden, used by bench/run) write the same ten years
 //                                         into DIR/nightlog.sqlite and exit.
+//   NightLogBench dose-commit             only the figures of a dose's write (DoseCommit.swift);
+//                                         LD_PRELOAD=slowsync.so (Tests/VirtualBox) for an SD card.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "crash-writer" {
@@ -16,6 +18,10 @@ if arguments.count >= 2, arguments[1] == "crash-writer" {
 }
 if arguments.count >= 2, arguments[1] == "generate" {
     exit(generateOnly(Array(arguments.dropFirst(2))))
+}
+if arguments.count >= 2, arguments[1] == "dose-commit" {
+    do { try doseCommitFigures() } catch { print("benchmark failed: \(error)"); exit(1) }
+    exit(0)
 }
 exit(benchmark())
 
@@ -284,6 +290,7 @@ func benchmark() -> Int32 {
         print("")
         print("file size: \(dbBytes) bytes (\(String(format: "%.1f", Double(dbBytes) / 1_048_576)) MiB) + wal \(walBytes) bytes; export \(exportBytes) bytes")
         print(String(format: "export / 500 ms goal: %.2f (%@)", export.median / 500, export.median <= 500 ? "met" : "MISSED"))
+        try doseCommitFigures()
         return 0
     } catch {
         print("benchmark failed: \(error)")
