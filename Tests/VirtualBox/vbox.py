@@ -1613,7 +1613,8 @@ def scenario_powercut(kernel: Path, disk: Path, cycles: int, rng: random.Random)
     boots = sorted(r["boots"])
     return R.add("5 power cuts", ok,
                  f"{r['cycles']} cycles of kill -9 mid-workload (boxctl dose extra --confirm, boxctl log, presses): "
-                 f"{r['acked']} acknowledged extra doses + Dose 1 (LED-acknowledged) + Dose 2 (boxctl reply) all in the log after every reboot, "
+                 f"{r['acked']} acknowledged extra doses + Dose 1 (LED-acknowledged: {'yes' if r['dose1_acked'] else 'NOT SEEN'}) "
+                 f"+ Dose 2 (boxctl reply: {'yes' if r['dose2_acked'] else 'NO'}) all in the log after every reboot, "
                  f"integrity_check ok, boxd active by itself each boot; boot to multi-user {boots[0]:.1f}-{boots[-1]:.1f} s; "
                  f"{r['seconds']:.0f} s in all; {r['wal'] or 'the -wal loss did NOT run'}"
                  + (f"; LOSSES: {'; '.join(r['losses'])}" if r["losses"] else "") + (f"; {'; '.join(r['bad'])}" if r["bad"] else ""))
