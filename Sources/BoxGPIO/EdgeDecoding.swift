@@ -27,6 +27,12 @@ public func decodeEdge(eventType: Int32, ts: timespec, activeLowRequested: Bool)
     return RawEdge(physicalRising ? .rising : .falling, at: at)
 }
 
+/// libgpiod 2's edge timestamp (u64 nanoseconds on the event clock) as the timespec the
+/// decoding takes, the form libgpiod 1.6 gives.
+func timespec(nanoseconds ns: UInt64) -> timespec {
+    timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+}
+
 /// Merges the edges read from several lines in one wake-up into one sequence ordered by
 /// timestamp. Each line's own order is kept as the kernel delivered it, even if its
 /// timestamps were not monotonic: this is a k-way merge of the per-line queues, not a sort.
