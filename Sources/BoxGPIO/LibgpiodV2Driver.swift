@@ -88,6 +88,8 @@ final class LibgpiodV2Session: GPIOChipSession, @unchecked Sendable {
     func requestEdges(_ lines: [EdgeLine], consumer: String) throws(GPIOError) -> [Int32] {
         lock.lock()
         defer { lock.unlock() }
+        // Nothing to request is not an error, as with the v1 driver's line-by-line requests.
+        guard !lines.isEmpty else { return [] }
         let request = try requestLines(lines.map { Line(offset: $0.line, key: $0.key, use: .edges($0.bias)) }, consumer: consumer)
         let fd = gpiod_line_request_get_fd(request)
         // Non-blocking, so a spurious wake-up of poll(2) can never park the reader in read(2)
@@ -128,6 +130,7 @@ final class LibgpiodV2Session: GPIOChipSession, @unchecked Sendable {
     func requestOutputs(_ levels: [LineLevel], consumer: String) throws(GPIOError) {
         lock.lock()
         defer { lock.unlock() }
+        guard !levels.isEmpty else { return }
         _ = try requestLines(levels.map { Line(offset: $0.line, key: $0.key, use: .output($0.value)) }, consumer: consumer)
     }
 
