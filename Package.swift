@@ -1,7 +1,36 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 let optimized: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
+// Which libgpiod API BoxGPIO is built for, from the installed library's pkg-config version:
+// 2.x (Debian 13 trixie, Raspberry Pi OS of today) compiles LibgpiodV2Driver, anything else
+// (1.6 on Debian 12 bookworm, or no pkg-config at all) LibgpiodDriver. Nothing to choose.
+// pkg-config is what SwiftPM itself asks for CGPIOD's flags, so the header and the driver agree.
+func libgpiodMajorVersion() -> Int {
+    #if os(Linux)
+    for dir in ["/usr/bin", "/usr/local/bin", "/bin"] {
+        let tool = dir + "/pkg-config"
+        guard FileManager.default.isExecutableFile(atPath: tool) else { continue }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["--modversion", "libgpiod"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return 1 }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return 1 }
+        let version = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int(version.prefix { $0.isNumber }) ?? 1
+    }
+    #endif
+    return 1
+}
+
+let gpiod: [SwiftSetting] = libgpiodMajorVersion() >= 2 ? [.define("GPIOD_V2")] : []
 
 let package = Package(
     name: "DoseTapBox",
@@ -52,7 +81,7 @@ let package = Package(
         .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Real backends.
         .target(name: "BoxALSA", dependencies: ["CALSA", "BoxHardware", "DoseCore"]),
-        .target(name: "BoxGPIO", dependencies: ["CGPIOD", "BoxHardware", "DoseCore"]),
+        .target(name: "BoxGPIO", dependencies: ["CGPIOD", "BoxHardware", "DoseCore"], swiftSettings: gpiod),
 
         // An MQTT client on libmosquitto, for the caregiver bridge (never linked into boxd).
         .target(name: "BoxMQTT", dependencies: ["CMosquitto"]),

@@ -12,10 +12,12 @@ import Foundation
 /// kernel (gpiolib-cdev lineevent_irq_thread) derives a both-edge event's id from
 /// gpiod_get_value_cansleep(), the *logical* value, and libgpiod 1.6 copies the id through
 /// unchanged (GPIOEVENT_EVENT_RISING_EDGE -> GPIOD_LINE_EVENT_RISING_EDGE, anything else
-/// -> FALLING). So a press on a pull-up button arrives as RISING; `activeLowRequested`
-/// undoes that.
+/// -> FALLING). The v2 uAPI does the same (edge_irq_thread reads the logical value for a
+/// both-edge line), and libgpiod 2 copies it through as GPIOD_EDGE_EVENT_*. So a press on a
+/// pull-up button arrives as RISING; `activeLowRequested` undoes that.
 ///
-/// The timestamp is the kernel's CLOCK_MONOTONIC (since Linux 5.7 for the v1 uAPI), as
+/// The timestamp is the kernel's CLOCK_MONOTONIC (since Linux 5.7 for the v1 uAPI; the v2
+/// driver asks for it explicitly and turns its nanoseconds into a timespec), as
 /// seconds*1e9 + nanoseconds on the edge clock. Unknown types decode as falling, as
 /// libgpiod itself does.
 public func decodeEdge(eventType: Int32, ts: timespec, activeLowRequested: Bool) -> RawEdge {
@@ -23,6 +25,12 @@ public func decodeEdge(eventType: Int32, ts: timespec, activeLowRequested: Bool)
     let physicalRising = activeLowRequested ? !reportedRising : reportedRising
     let at = Duration.seconds(Int64(ts.tv_sec)) + Duration.nanoseconds(Int64(ts.tv_nsec))
     return RawEdge(physicalRising ? .rising : .falling, at: at)
+}
+
+/// libgpiod 2's edge timestamp (u64 nanoseconds on the event clock) as the timespec the
+/// decoding takes, the form libgpiod 1.6 gives.
+func timespec(nanoseconds ns: UInt64) -> timespec {
+    timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
 }
 
 /// Merges the edges read from several lines in one wake-up into one sequence ordered by

@@ -30,8 +30,8 @@ public struct ButtonLine: Sendable, Hashable {
 }
 
 /// The buttons, through libgpiod: each line is an input with its bias and both-edge events,
-/// consumer "boxd". One dedicated thread waits in poll(2) on the lines' event descriptors
-/// and a wake-up pipe; no sleeping loop.
+/// consumer "boxd" (with libgpiod 2, all in one request). One dedicated thread waits in
+/// poll(2) on the event descriptors and a wake-up pipe; no sleeping loop.
 ///
 /// Edges are physical (ACTIVE_LOW is never requested): for a button to ground with a
 /// pull-up, `.falling` is the press, as GestureRecognizer(activeLow: true) expects.
@@ -54,7 +54,7 @@ public final class GPIOButtons: EdgeSource {
 
     /// For a chip already found with GPIOChipLocator.
     public convenience init(chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
-        try self.init(driver: LibgpiodDriver(), chip: chip, buttons: buttons, consumer: consumer)
+        try self.init(driver: systemDriver(), chip: chip, buttons: buttons, consumer: consumer)
     }
 
     convenience init(locator: GPIOChipLocator, chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
@@ -68,12 +68,11 @@ public final class GPIOButtons: EdgeSource {
         self.buttons = buttons
 
         let session = try driver.open(chip)
-        var watched: [WatchedLine] = []
+        let watched: [WatchedDescriptor]
         do {
-            for button in buttons {
-                let fd = try session.requestEdges(line: button.line, bias: button.bias, consumer: consumer, key: button.key)
-                watched.append(WatchedLine(button: button, fd: fd))
-            }
+            let lines = buttons.map { EdgeLine(line: $0.line, bias: $0.bias, key: $0.key) }
+            let fds = try session.requestEdges(lines, consumer: consumer)
+            watched = WatchedDescriptor.group(buttons: buttons, fds: fds)
         } catch {
             session.close()
             throw error
@@ -95,7 +94,7 @@ public final class GPIOButtons: EdgeSource {
         self.stream = stream
 
         let reader = EdgeReader(
-            session: session, lines: watched, wakeReadFd: pipeFds.read,
+            session: session, descriptors: watched, wakeReadFd: pipeFds.read,
             state: state, continuation: continuation, read: read
         )
         let thread = Thread { reader.run() }
@@ -107,10 +106,11 @@ public final class GPIOButtons: EdgeSource {
         Self.requestStop(state)
     }
 
-    /// Every edge of every button, in kernel order per line. Across lines the order is by
-    /// timestamp within one wake-up only: the v1 uAPI gives each line its own descriptor, so
-    /// a later edge on one line can be read before an earlier one on another (each button
-    /// has its own recogniser, so this never matters). The stream is single-use: iterate it
+    /// Every edge of every button, in kernel order per line. Across lines: with libgpiod 2
+    /// all lines share one request and one descriptor, so the order is the kernel's; with
+    /// 1.6 each line has its own descriptor, so the order is by timestamp within one wake-up
+    /// only, and a later edge on one line can be read before an earlier one on another (each
+    /// button has its own recogniser, so this never matters). The stream is single-use: iterate it
     /// once; when its consumer stops (cancelled, or the iterator dropped), the reader stops
     /// and the lines are released.
     public func edges() -> AsyncStream<ButtonEdge> {
@@ -187,21 +187,41 @@ struct ReaderState {
     var releaseWaiters: [CheckedContinuation<Void, Never>] = []
 }
 
-struct WatchedLine: Sendable {
-    var button: ButtonLine
+/// One event descriptor and the buttons whose edges it delivers: one button with libgpiod
+/// 1.6, every button with libgpiod 2.
+struct WatchedDescriptor: Sendable {
     var fd: Int32
+    /// In config order; the first is named when the descriptor itself fails.
+    var buttons: [ButtonLine]
+
+    /// Groups the buttons by descriptor, in the order the descriptors first appear.
+    static func group(buttons: [ButtonLine], fds: [Int32]) -> [WatchedDescriptor] {
+        var out: [WatchedDescriptor] = []
+        for (button, fd) in zip(buttons, fds) {
+            if let i = out.firstIndex(where: { $0.fd == fd }) {
+                out[i].buttons.append(button)
+            } else {
+                out.append(WatchedDescriptor(fd: fd, buttons: [button]))
+            }
+        }
+        return out
+    }
+
+    func button(line: Int) -> ButtonLine? {
+        buttons.first { $0.line == line }
+    }
 }
 
 /// The loop run by the reader thread.
 struct EdgeReader: Sendable {
     let session: any GPIOChipSession
-    let lines: [WatchedLine]
+    let descriptors: [WatchedDescriptor]
     let wakeReadFd: Int32
     let state: Locked<ReaderState>
     let continuation: AsyncStream<ButtonEdge>.Continuation
     let read: Locked<Int>
 
-    /// How many events one read takes from a line (libgpiod 1.6 caps it at 16).
+    /// How many events one read takes from a descriptor (libgpiod 1.6 caps it at 16).
     static let batch = 16
 
     func run() {
@@ -224,7 +244,7 @@ struct EdgeReader: Sendable {
     /// Returns nil when asked to stop, else the fault that ended it.
     private func loop() -> GPIOError? {
         var pollFds = [pollfd(fd: wakeReadFd, events: Int16(POLLIN), revents: 0)]
-        pollFds += lines.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        pollFds += descriptors.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         let broken = Int16(POLLERR | POLLHUP | POLLNVAL)
 
         while true {
@@ -237,27 +257,31 @@ struct EdgeReader: Sendable {
             }
             if pollFds[0].revents != 0 { return nil }
 
-            var perLine: [[ButtonEdge]] = []
-            for (i, line) in lines.enumerated() {
+            var perDescriptor: [[ButtonEdge]] = []
+            for (i, watched) in descriptors.enumerated() {
                 let revents = pollFds[i + 1].revents
                 if revents == 0 { continue }
+                let first = watched.buttons[0]
                 if revents & Int16(POLLIN) == 0, revents & broken != 0 {
-                    return .lineLost(button: line.button.name, line: line.button.line)
+                    return .lineLost(button: first.name, line: first.line)
                 }
                 do {
-                    let events = try session.readEvents(fd: line.fd, max: Self.batch)
-                    perLine.append(events.map { event in
-                        ButtonEdge(
-                            button: line.button.name,
-                            edge: decodeEdge(eventType: event.type, ts: event.ts, activeLowRequested: false)
-                        )
+                    let events = try session.readEvents(fd: watched.fd, max: Self.batch)
+                    // An event of a line not asked for cannot come; if it did, it is dropped.
+                    perDescriptor.append(events.compactMap { event in
+                        watched.button(line: event.line).map { button in
+                            ButtonEdge(
+                                button: button.name,
+                                edge: decodeEdge(eventType: event.type, ts: event.ts, activeLowRequested: false)
+                            )
+                        }
                     })
                 } catch {
                     if error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == EINTR { continue }
-                    return .readFailed(button: line.button.name, line: line.button.line, errno: error.code)
+                    return .readFailed(button: first.name, line: first.line, errno: error.code)
                 }
             }
-            for edge in mergeByTime(perLine) {
+            for edge in mergeByTime(perDescriptor) {
                 // Counted on this thread as the kernel's edges are read, before any hop: the
                 // engine holds a gesture deadline while counted edges have not reached it.
                 read.withLock { $0 += 1 }

@@ -37,8 +37,8 @@ public struct GPIOChipLocator: Sendable {
         self.driver = driver
     }
 
-    /// The chips of this machine, through libgpiod.
-    public static var system: GPIOChipLocator { GPIOChipLocator(driver: LibgpiodDriver()) }
+    /// The chips of this machine, through the libgpiod of this build.
+    public static var system: GPIOChipLocator { GPIOChipLocator(driver: systemDriver()) }
 
     /// Every chip that could be opened, in chip-number order. Empty without GPIO access.
     public func chips() -> [ChipInfo] {

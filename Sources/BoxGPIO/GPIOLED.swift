@@ -74,7 +74,8 @@ public func ledLineLevels(for color: LEDColor, wiring: LEDWiring, activeLow: Boo
     }
 }
 
-/// The LED, through libgpiod: each line an output, consumer "boxd", requested dark
+/// The LED, through libgpiod: each line an output, consumer "boxd" (with libgpiod 2, one
+/// request whose lines change together, so a colour never shows half-written), requested dark
 /// (level 0 when active-high, 1 when active-low, so a common-anode LED does not flash white
 /// at start). `close()` turns it off before releasing the lines: a released line's level is
 /// undefined, and in practice it often stays where it was.
@@ -90,7 +91,7 @@ public final class GPIOLED: LEDOutput {
     }
 
     public convenience init(chip: ChipInfo, wiring: LEDWiring, activeLow: Bool = false, consumer: String = "boxd") throws(GPIOError) {
-        try self.init(driver: LibgpiodDriver(), chip: chip, wiring: wiring, activeLow: activeLow, consumer: consumer)
+        try self.init(driver: systemDriver(), chip: chip, wiring: wiring, activeLow: activeLow, consumer: consumer)
     }
 
     convenience init(locator: GPIOChipLocator, chip spec: String, wiring: LEDWiring, activeLow: Bool, consumer: String = "boxd") throws(GPIOError) {
@@ -102,9 +103,7 @@ public final class GPIOLED: LEDOutput {
         try validateLines(wiring.assignments, chip: chip)
         let session = try driver.open(chip)
         do {
-            for line in ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow) {
-                try session.requestOutput(line: line.line, initial: line.value, consumer: consumer, key: line.key)
-            }
+            try session.requestOutputs(ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow), consumer: consumer)
         } catch {
             session.close()
             throw error
@@ -129,9 +128,7 @@ public final class GPIOLED: LEDOutput {
         // Under the lock so two writers cannot interleave their lines into a mixed colour.
         try current.withLock { (current: inout LEDColor?) throws(GPIOError) in
             guard current != nil else { throw .closed }
-            for line in ledLineLevels(for: color, wiring: wiring, activeLow: activeLow) {
-                try session.setValue(line: line.line, line.value, key: line.key)
-            }
+            try session.setValues(ledLineLevels(for: color, wiring: wiring, activeLow: activeLow))
             current = color
         }
     }
@@ -140,10 +137,8 @@ public final class GPIOLED: LEDOutput {
     public func close() {
         current.withLock { current in
             guard current != nil else { return }
-            for line in ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow) {
-                // Best effort: the lines are released either way.
-                try? session.setValue(line: line.line, line.value, key: line.key)
-            }
+            // Best effort: the lines are released either way.
+            try? session.setValues(ledLineLevels(for: .off, wiring: wiring, activeLow: activeLow))
             session.close()
             current = nil
         }

@@ -1,10 +1,12 @@
 import Foundation
 
-#if os(Linux)
+#if os(Linux) && !GPIOD_V2
 import CGPIOD
 
-/// The real driver: libgpiod 1.6 (the v1 API, as Debian 12 and Raspberry Pi OS Bookworm ship
-/// it), which talks to the kernel's v1 GPIO character-device uAPI.
+/// The real driver for libgpiod 1.6 (the v1 API, as Debian 12 and Raspberry Pi OS Bookworm ship
+/// it), which talks to the kernel's v1 GPIO character-device uAPI: one request and one event
+/// descriptor per line. Built when pkg-config finds libgpiod 1.x (see Package.swift); with
+/// libgpiod 2, LibgpiodV2Driver takes its place.
 struct LibgpiodDriver: GPIODriver {
     /// Opens /dev/gpiochip* one by one instead of gpiod_chip_iter_new(): in 1.6 the
     /// iterator fails as a whole if any single chip cannot be opened.
@@ -45,6 +47,8 @@ final class LibgpiodSession: GPIOChipSession, @unchecked Sendable {
     private let lock = NSLock()
     private var handle: OpaquePointer?
     private var lines: [Int: OpaquePointer] = [:]
+    /// Each event descriptor's line offset, for the events read from it.
+    private var fdLines: [Int32: Int] = [:]
 
     init(chip: ChipInfo, handle: OpaquePointer) {
         self.chip = chip
@@ -63,13 +67,22 @@ final class LibgpiodSession: GPIOChipSession, @unchecked Sendable {
         return line
     }
 
-    func requestEdges(line offset: Int, bias: GPIOBias, consumer: String, key: String) throws(GPIOError) -> Int32 {
+    func requestEdges(_ edgeLines: [EdgeLine], consumer: String) throws(GPIOError) -> [Int32] {
         lock.lock()
         defer { lock.unlock() }
+        var fds: [Int32] = []
+        for edgeLine in edgeLines {
+            fds.append(try requestEdges(edgeLine, consumer: consumer))
+        }
+        return fds
+    }
+
+    private func requestEdges(_ edgeLine: EdgeLine, consumer: String) throws(GPIOError) -> Int32 {
+        let (offset, key) = (edgeLine.line, edgeLine.key)
         let line = try line(offset, key: key)
         // No ACTIVE_LOW flag: edges stay physical and the recogniser's activeLow decides
         // (see decodeEdge).
-        let flags: Int32 = switch bias {
+        let flags: Int32 = switch edgeLine.bias {
         case .pullUp: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
         case .pullDown: Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
         case .asIs: 0
@@ -88,10 +101,13 @@ final class LibgpiodSession: GPIOChipSession, @unchecked Sendable {
         guard fl >= 0, fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0 else {
             throw .requestFailed(key: key, line: offset, chip: chip, errno: errno)
         }
+        fdLines[fd] = offset
         return fd
     }
 
     func readEvents(fd: Int32, max: Int) throws(DriverErrno) -> [GPIORawEvent] {
+        // The descriptor's line, under the lock: close() clears the map.
+        guard let offset = lock.withLock({ fdLines[fd] }) else { throw DriverErrno(code: EBADF) }
         var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: max)
         let n = buffer.withUnsafeMutableBufferPointer { buf -> Int32 in
             guard let base = buf.baseAddress else { return 0 }
@@ -102,26 +118,31 @@ final class LibgpiodSession: GPIOChipSession, @unchecked Sendable {
             // Mapped to our mirror of the constants so decodeEdge needs no C header.
             let type = event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE)
                 ? GPIOEventType.risingEdge : GPIOEventType.fallingEdge
-            return GPIORawEvent(type: type, ts: event.ts)
+            return GPIORawEvent(line: offset, type: type, ts: event.ts)
         }
     }
 
-    func requestOutput(line offset: Int, initial: Int32, consumer: String, key: String) throws(GPIOError) {
+    func requestOutputs(_ levels: [LineLevel], consumer: String) throws(GPIOError) {
         lock.lock()
         defer { lock.unlock() }
-        let line = try line(offset, key: key)
-        guard gpiod_line_request_output(line, consumer, initial) == 0 else {
-            throw .requestFailed(key: key, line: offset, chip: chip, errno: errno)
+        for level in levels {
+            let line = try line(level.line, key: level.key)
+            guard gpiod_line_request_output(line, consumer, level.value) == 0 else {
+                throw .requestFailed(key: level.key, line: level.line, chip: chip, errno: errno)
+            }
+            lines[level.line] = line
         }
-        lines[offset] = line
     }
 
-    func setValue(line offset: Int, _ value: Int32, key: String) throws(GPIOError) {
+    /// One line after the other: the v1 API has no call that sets lines of separate requests together.
+    func setValues(_ levels: [LineLevel]) throws(GPIOError) {
         lock.lock()
         defer { lock.unlock() }
-        guard handle != nil, let line = lines[offset] else { throw .closed }
-        guard gpiod_line_set_value(line, value) == 0 else {
-            throw .writeFailed(key: key, line: offset, errno: errno)
+        for level in levels {
+            guard handle != nil, let line = lines[level.line] else { throw .closed }
+            guard gpiod_line_set_value(line, level.value) == 0 else {
+                throw .writeFailed(key: level.key, line: level.line, errno: errno)
+            }
         }
     }
 
@@ -131,12 +152,13 @@ final class LibgpiodSession: GPIOChipSession, @unchecked Sendable {
         guard let handle else { return }
         for line in lines.values { gpiod_line_release(line) }
         lines.removeAll()
+        fdLines.removeAll()
         gpiod_chip_close(handle)
         self.handle = nil
     }
 }
 
-#else
+#elseif !os(Linux)
 
 /// libgpiod exists only on Linux; elsewhere every chip lookup fails cleanly.
 struct LibgpiodDriver: GPIODriver {

@@ -32,6 +32,20 @@ import Testing
         #expect(late.at == .seconds(3_000_001) - .nanoseconds(1))
     }
 
+    @Test func v2NanosecondTimestampsBecomeTheSameEdgeTime() {
+        // libgpiod 2 gives u64 nanoseconds; 1.6 a timespec. Both decode to one instant.
+        let ns: UInt64 = 12_345_678_901_234
+        let ts = timespec(nanoseconds: ns)
+        #expect(ts.tv_sec == 12_345 && ts.tv_nsec == 678_901_234)
+        #expect(decodeEdge(eventType: GPIOEventType.fallingEdge, ts: ts, activeLowRequested: false).at == .nanoseconds(Int64(ns)))
+        #expect(timespec(nanoseconds: 0).tv_sec == 0 && timespec(nanoseconds: 0).tv_nsec == 0)
+        let edge = timespec(nanoseconds: 4_999_999_999)
+        #expect(edge.tv_sec == 4 && edge.tv_nsec == 999_999_999)
+        // Years of uptime still fit.
+        let long = timespec(nanoseconds: 100 * 365 * 86_400 * 1_000_000_000)
+        #expect(long.tv_sec == 100 * 365 * 86_400 && long.tv_nsec == 0)
+    }
+
     @Test func decodedPressIsAPressForTheRecogniser() {
         // A pull-up button: press = falling, release = rising, physical.
         var recogniser = GestureRecognizer(timings: .init(DoseConstants.box.gestures), activeLow: true)

@@ -6,6 +6,9 @@ import Glibc
 
 /// A GPIO driver without hardware. Input lines are pipes, so the real poll(2) loop of
 /// GPIOButtons runs against them: `push` queues an event and makes the pipe readable.
+/// `sharedDescriptor` gives all of a request's input lines one pipe, as libgpiod 2 gives
+/// them one descriptor; without it each line has its own, as in libgpiod 1.6. The tests of
+/// GPIOButtons run both ways, whichever libgpiod the build chose.
 final class FakeDriver: GPIODriver, @unchecked Sendable {
     // @unchecked: mutable state only behind `state`'s lock.
     struct State {
@@ -15,10 +18,12 @@ final class FakeDriver: GPIODriver, @unchecked Sendable {
     }
 
     let chipList: [ChipInfo]
+    let sharedDescriptor: Bool
     private let state = Locked(State())
 
-    init(chips: [ChipInfo]) {
+    init(chips: [ChipInfo], sharedDescriptor: Bool = false) {
         chipList = chips
+        self.sharedDescriptor = sharedDescriptor
     }
 
     var sessions: [FakeSession] { state.withLock { $0.sessions } }
@@ -37,7 +42,7 @@ final class FakeDriver: GPIODriver, @unchecked Sendable {
     func open(_ chip: ChipInfo) throws(GPIOError) -> any GPIOChipSession {
         let result: Result<FakeSession, GPIOError> = state.withLock { s in
             if let error = s.openError { return .failure(error) }
-            let session = FakeSession(chip: chip)
+            let session = FakeSession(chip: chip, sharedDescriptor: sharedDescriptor)
             for (line, code) in s.requestErrors { session.failRequest(line: line, errno: code) }
             s.sessions.append(session)
             return .success(session)
@@ -57,8 +62,12 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
         var bias: GPIOBias
         var consumer: String
         var readFd: Int32
+    }
+
+    /// One pipe: the events of its lines, in push order.
+    struct Channel {
         var writeFd: Int32
-        var queue: [Entry] = []
+        var queue: [(line: Int, entry: Entry)] = []
     }
 
     struct Output {
@@ -69,6 +78,7 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
 
     struct State {
         var inputs: [Int: Input] = [:]
+        var channels: [Int32: Channel] = [:]
         var outputs: [Int: Output] = [:]
         var requestErrors: [Int: Int32] = [:]
         var setErrors: [Int: Int32] = [:]
@@ -78,10 +88,12 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
     }
 
     let chip: ChipInfo
+    let sharedDescriptor: Bool
     private let state = Locked(State())
 
-    init(chip: ChipInfo) {
+    init(chip: ChipInfo, sharedDescriptor: Bool = false) {
         self.chip = chip
+        self.sharedDescriptor = sharedDescriptor
     }
 
     // MARK: what the test sees and sets
@@ -115,63 +127,74 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
     }
 
     func push(line: Int, type: Int32, sec: Int, nsec: Int) {
-        enqueue(line: line, .event(GPIORawEvent(type: type, ts: timespec(tv_sec: sec, tv_nsec: nsec))))
+        enqueue(line: line, .event(GPIORawEvent(line: line, type: type, ts: timespec(tv_sec: sec, tv_nsec: nsec))))
     }
 
     func pushFailure(line: Int, errno code: Int32) {
         enqueue(line: line, .failure(code))
     }
 
-    /// Closes the write end: poll(2) then reports POLLHUP without POLLIN.
+    /// Closes the write end of the line's pipe (shared or not): poll(2) then reports
+    /// POLLHUP without POLLIN.
     func hangUp(line: Int) {
         state.withLock { s in
-            guard let input = s.inputs[line], input.writeFd >= 0 else { return }
-            _ = Glibc.close(input.writeFd)
-            s.inputs[line]?.writeFd = -1
+            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], channel.writeFd >= 0 else { return }
+            _ = Glibc.close(channel.writeFd)
+            s.channels[fd]?.writeFd = -1
         }
     }
 
     private func enqueue(line: Int, _ entry: Entry) {
         state.withLock { s in
-            guard let input = s.inputs[line], !s.closed else { return }
-            s.inputs[line]?.queue.append(entry)
+            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], !s.closed else { return }
+            s.channels[fd]?.queue.append((line, entry))
             var byte: UInt8 = 1
-            _ = write(input.writeFd, &byte, 1)
+            _ = write(channel.writeFd, &byte, 1)
         }
     }
 
     // MARK: GPIOChipSession
 
-    func requestEdges(line: Int, bias: GPIOBias, consumer: String, key: String) throws(GPIOError) -> Int32 {
-        let result: Result<Int32, GPIOError> = state.withLock { s in
-            if let code = s.requestErrors[line] {
-                return .failure(.requestFailed(key: key, line: line, chip: chip, errno: code))
+    func requestEdges(_ lines: [EdgeLine], consumer: String) throws(GPIOError) -> [Int32] {
+        let result: Result<[Int32], GPIOError> = state.withLock { s in
+            var fds: [Int32] = []
+            var shared: Int32?
+            for line in lines {
+                if let code = s.requestErrors[line.line] {
+                    return .failure(.requestFailed(key: line.key, line: line.line, chip: chip, errno: code))
+                }
+                let readFd: Int32
+                if let shared {
+                    readFd = shared
+                } else {
+                    var pipeFds: [Int32] = [-1, -1]
+                    guard pipe(&pipeFds) == 0 else { return .failure(.systemCallFailed(call: "pipe", errno: errno)) }
+                    _ = fcntl(pipeFds[0], F_SETFL, fcntl(pipeFds[0], F_GETFL) | O_NONBLOCK)
+                    s.channels[pipeFds[0]] = Channel(writeFd: pipeFds[1])
+                    readFd = pipeFds[0]
+                    if sharedDescriptor { shared = readFd }
+                }
+                s.inputs[line.line] = Input(bias: line.bias, consumer: consumer, readFd: readFd)
+                fds.append(readFd)
             }
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return .failure(.systemCallFailed(call: "pipe", errno: errno)) }
-            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-            s.inputs[line] = Input(bias: bias, consumer: consumer, readFd: fds[0], writeFd: fds[1])
-            return .success(fds[0])
+            return .success(fds)
         }
         return try result.get()
     }
 
     func readEvents(fd: Int32, max: Int) throws(DriverErrno) -> [GPIORawEvent] {
         let result: Result<[GPIORawEvent], DriverErrno> = state.withLock { s in
-            guard let found = s.inputs.first(where: { $0.value.readFd == fd }) else {
-                return .failure(DriverErrno(code: EBADF))
-            }
-            let (line, input) = (found.key, found.value)
+            guard let channel = s.channels[fd] else { return .failure(DriverErrno(code: EBADF)) }
             var drain = [UInt8](repeating: 0, count: 64)
             while read(fd, &drain, drain.count) > 0 {}
-            var queue = input.queue
+            var queue = channel.queue
             var events: [GPIORawEvent] = []
             var failure: Int32?
             while events.count < max, let first = queue.first {
-                if case .event(let e) = first {
+                if case .event(let e) = first.entry {
                     events.append(e)
                     queue.removeFirst()
-                } else if case .failure(let code) = first {
+                } else if case .failure(let code) = first.entry {
                     if events.isEmpty {
                         failure = code
                         queue.removeFirst()
@@ -179,11 +202,11 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
                     break
                 }
             }
-            s.inputs[line]?.queue = queue
-            if !queue.isEmpty, input.writeFd >= 0 {
+            s.channels[fd]?.queue = queue
+            if !queue.isEmpty, channel.writeFd >= 0 {
                 // Still more: stay readable, as the kernel FIFO would.
                 var byte: UInt8 = 1
-                _ = write(input.writeFd, &byte, 1)
+                _ = write(channel.writeFd, &byte, 1)
             }
             if let failure { return .failure(DriverErrno(code: failure)) }
             if events.isEmpty { return .failure(DriverErrno(code: EAGAIN)) }
@@ -192,22 +215,29 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
         return try result.get()
     }
 
-    func requestOutput(line: Int, initial: Int32, consumer: String, key: String) throws(GPIOError) {
+    func requestOutputs(_ levels: [LineLevel], consumer: String) throws(GPIOError) {
         let result: Result<Void, GPIOError> = state.withLock { s in
-            if let code = s.requestErrors[line] {
-                return .failure(.requestFailed(key: key, line: line, chip: chip, errno: code))
+            for level in levels {
+                if let code = s.requestErrors[level.line] {
+                    return .failure(.requestFailed(key: level.key, line: level.line, chip: chip, errno: code))
+                }
+                s.outputs[level.line] = Output(consumer: consumer, initial: level.value)
             }
-            s.outputs[line] = Output(consumer: consumer, initial: initial)
             return .success(())
         }
         try result.get()
     }
 
-    func setValue(line: Int, _ value: Int32, key: String) throws(GPIOError) {
+    /// Line by line, as libgpiod 1.6 sets them: a failure names its own line.
+    func setValues(_ levels: [LineLevel]) throws(GPIOError) {
         let result: Result<Void, GPIOError> = state.withLock { s in
-            if s.closed || s.outputs[line] == nil { return .failure(.closed) }
-            if let code = s.setErrors[line] { return .failure(.writeFailed(key: key, line: line, errno: code)) }
-            s.outputs[line]?.writes.append(value)
+            for level in levels {
+                if s.closed || s.outputs[level.line] == nil { return .failure(.closed) }
+                if let code = s.setErrors[level.line] {
+                    return .failure(.writeFailed(key: level.key, line: level.line, errno: code))
+                }
+                s.outputs[level.line]?.writes.append(level.value)
+            }
             return .success(())
         }
         try result.get()
@@ -218,9 +248,9 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
             s.closeCount += 1
             guard !s.closed else { return [] }
             s.closed = true
-            for input in s.inputs.values {
-                _ = Glibc.close(input.readFd)
-                if input.writeFd >= 0 { _ = Glibc.close(input.writeFd) }
+            for (readFd, channel) in s.channels {
+                _ = Glibc.close(readFd)
+                if channel.writeFd >= 0 { _ = Glibc.close(channel.writeFd) }
             }
             defer { s.closeWaiters = [] }
             return s.closeWaiters
