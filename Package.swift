@@ -152,6 +152,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// DOSETAP_TEST_TARGETS=A,B keeps only those test targets: scripts/trixie-test builds the GPIO
+// tests (and what they need) in a Debian 13 root, not the whole suite a second time.
+if let kept = Context.environment["DOSETAP_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}
+
 // libFuzzer targets (Tests/Fuzz), seen only by scripts/fuzz (DOSETAP_FUZZ=1, its own scratch path).
 // They need the libFuzzer runtime, which only -sanitize=fuzzer links, so an ordinary build must not
 // see them. The flag goes on this package's library targets and the fuzz targets only, not through
