@@ -176,10 +176,13 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
             self = .buttonStuck(String(code.dropFirst("button_stuck:".count)))
             return
         }
-        let plain: [Fault] = [.audioUnavailable, .logUnwritable, .logRecovered, .logLostRecords, .witnessRebuilt, .gpioUnavailable, .buttonsSimulated, .clockUnsynced]
-        guard let fault = plain.first(where: { $0.code == code }) else { return nil }
+        guard let fault = Self.withoutName.first(where: { $0.code == code }) else { return nil }
         self = fault
     }
+
+    /// Every fault but `buttonStuck`, which names its button.
+    public static let withoutName: [Fault] = [.audioUnavailable, .logUnwritable, .logRecovered, .logLostRecords,
+                                             .witnessRebuilt, .gpioUnavailable, .buttonsSimulated, .clockUnsynced]
 
     public var description: String { code }
 

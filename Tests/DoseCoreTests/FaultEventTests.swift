@@ -66,4 +66,25 @@ import Testing
         }
         #expect(Fault(code: "speaker_on_fire") == nil)
     }
+
+    /// docs/install.md's troubleshooting table is what a user reads at 2 a.m.: every fault
+    /// boxd can raise has a row there (a new fault without one fails here).
+    @Test func theInstallGuideExplainsEveryFault() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/install.md"), encoding: .utf8)
+        let table = guide.components(separatedBy: "## 8. Troubleshooting").last ?? ""
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        // A switch with no default: a new case must be placed here before this compiles.
+        func listed(_ fault: Fault) -> String {
+            switch fault {
+            case .buttonStuck: "button_stuck:<name>"
+            case .audioUnavailable, .logUnwritable, .logRecovered, .logLostRecords, .witnessRebuilt,
+                 .gpioUnavailable, .buttonsSimulated, .clockUnsynced: fault.code
+            }
+        }
+        for fault in Fault.withoutName + [.buttonStuck("dose")] {
+            #expect(rows.contains { $0.hasPrefix("| `\(listed(fault))`") }, "docs/install.md has no row for \(fault.code)")
+        }
+        #expect(rows.count == Fault.withoutName.count + 1, "a row for a fault boxd does not have")
+    }
 }
