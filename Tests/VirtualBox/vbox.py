@@ -823,7 +823,10 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     wo = first(parse_tones(cap_b), lambda t: t["note"] == "E5" and t["on"] > due_mono - 5)
     err = (wo["on"] - due_mono) * 1000 if wo else float("nan")
     # -5 ms: the capture's timeline is exact to about one jiffy (4 ms), the stored Dose 1 to 1 ms.
-    check(wo is not None and -5 <= err <= 50, problems, f"real clock: window_open onset {err:+.1f} ms")
+    # +100 ms: under TCG the guest's timer, boxd's thread and the capture are all emulated; on a
+    # loaded CI host this onset was +70.8 ms (scenario 7's, same run: +38.7 ms). A wrong clock (boot time for
+    # wall time, a step not followed) is off by seconds, which this still fails.
+    check(wo is not None and -5 <= err <= 100, problems, f"real clock: window_open onset {err:+.1f} ms")
     real = (f"real clock: window_open E5 gentle onset {err:+.1f} ms after its wall-clock schedule "
             f"(next_alarm {st['next_alarm']['kind'] if st.get('next_alarm') else None} at {st['next_alarm']['at'] if st.get('next_alarm') else None})")
     return R.add("1 good night on real edges", not problems,
@@ -941,7 +944,10 @@ def scenario_voice(g: Guest) -> bool:
         heard_ms = (u0["on"] - mono0) * 1000
         figs.append(f"heard {heard_ms:.0f} ms after the request was sent (boxd: synthesis {m0.group(2)} ms, "
                     f"first sample {m0.group(3)} ms after the request arrived)")
-        check(int(m0.group(3)) - 5 <= heard_ms <= int(m0.group(3)) + 600, problems,
+        # The anchor is taken before boxctl starts, so the bound holds boxctl's own start (a
+        # 65 MB binary: 0.2 to 0.8 s under TCG on a loaded host; 837 ms in all was seen in CI)
+        # and the card's buffer. A sentence that waited behind another is late by seconds.
+        check(int(m0.group(3)) - 5 <= heard_ms <= int(m0.group(3)) + 1500, problems,
               f"say-status heard {heard_ms:.0f} ms after the request, boxd said {m0.group(3)} ms")
     # 3. Dose 1: the chime, then "Dose 1 taken at ...".
     chime = first(tones, lambda t: t["note"] == "G5" and t["on"] > e1[-1][0])
@@ -1512,6 +1518,22 @@ def lose_wal(disk: Path) -> str:
     return f"e2fsck exit {fsck.returncode}, removed {', '.join(removed) or 'nothing'}"
 
 
+def empty_state(disk: Path) -> list[str]:
+    """The state directory emptied while the guest is down (debugfs), as `vbox fresh` does in a
+    running guest: a scenario that boots into boxd starts a night of its own, not the one the
+    scenario before it left (after the power cuts, a night in doubt)."""
+    ls = subprocess.run(["debugfs", "-R", "ls -p /var/lib/boxd", str(disk)], capture_output=True, text=True)
+    names = [f.split("/")[5] for f in ls.stdout.splitlines() if f.count("/") >= 6]
+    removed = []
+    for name in names:
+        if name in (".", ".."):
+            continue
+        r = subprocess.run(["debugfs", "-w", "-R", f"rm /var/lib/boxd/{name}", str(disk)], capture_output=True, text=True)
+        if r.returncode == 0 and "not found" not in r.stderr.lower():
+            removed.append(name)
+    return removed
+
+
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
     """Presses and boxctl writes in flight, kill -9 of qemu at a random moment, reboot the same
     image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up.
@@ -1646,7 +1668,9 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     fault, and recovers when the device is hot-loaded."""
     problems: list[str] = []
     figs: list[str] = []
-    # --- No sound card at boot.
+    # --- No sound card at boot, on an empty state directory: boxd's LED then shows the fault,
+    # not the doubt of a night the power cuts left (the doubt outranks it).
+    debug(f"state directory emptied: {empty_state(disk)}")
     g = Guest(kernel, disk, None, "nosound")
     g.boot("vbox.nosound")
     time.sleep(2)
