@@ -1,0 +1,91 @@
+# Debian roots of one suite (bookworm, trixie) for building and testing the package there:
+# made with mmdebstrap from this machine's Debian archive (the machine's own apt sources are
+# left alone), cached, and entered with this machine's Swift toolchain and package mirrors
+# bind-mounted read-only. Sourced by scripts/package (--suite) and scripts/trixie-test; needs root.
+
+# What a Swift build and a Debian package build of this repository need in a root of SUITE:
+# the C libraries of every target (the suite's names), the C toolchain the Swift driver links
+# with (crt files, libstdc++, binutils), git for the dependencies, debhelper, dpkg-dev and
+# lintian, systemd.pc and udev.pc (where debian/rules puts the unit and the udev rule), and the
+# shared libraries the toolchain's own binaries load (ldd /opt/swift/usr/bin/*: curl, libxml2,
+# ncurses, libedit, libffi; lldb's python is not needed).
+suite_root_packages() {
+  local common=(libgpiod-dev pkg-config libsqlite3-dev libasound2-dev libmosquitto-dev libespeak-ng-dev
+                zlib1g-dev libc6-dev gcc binutils git ca-certificates libxml2 libncurses6 libedit2 libffi8
+                tzdata build-essential debhelper dpkg-dev lintian)
+  case $1 in
+    bookworm) echo "${common[*]} libstdc++-12-dev libcurl4 systemd udev" ;;
+    trixie) echo "${common[*]} libstdc++-14-dev libcurl4t64 systemd-dev" ;;
+    *) return 1 ;;
+  esac
+}
+
+# The Debian release number a suite's package versions carry (0.13.0-1~deb13).
+suite_number() {
+  case $1 in
+    bookworm) echo 12 ;;
+    trixie) echo 13 ;;
+    *) return 1 ;;
+  esac
+}
+
+# suite_root_make SUITE ROOT LOG: makes ROOT (a directory) unless it is there with the same
+# package list; prints one line when it makes it. Returns 1, with LOG's tail, if mmdebstrap fails.
+suite_root_make() {
+  local suite=$1 root=$2 log=$3 pkgs key stamp=.suite-root mirror t0
+  pkgs=$(suite_root_packages "$suite") || { echo "suite root: unknown suite $suite" >&2; return 1; }
+  key=$(printf '%s\n' "$suite" $pkgs | sha256sum | cut -c1-16)
+  if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$key" ]; then
+    return 0
+  fi
+  if findmnt -rn -o TARGET | grep -qF "$root"; then
+    echo "suite root: something is mounted under $root; not removing it" >&2
+    return 1
+  fi
+  command -v mmdebstrap >/dev/null || {
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+  } || { echo "suite root: cannot install mmdebstrap" >&2; return 1; }
+  mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+  mirror=${mirror:-http://deb.debian.org/debian}
+  t0=$(date +%s)
+  rm -rf "$root" "$root.part"
+  mkdir -p "$(dirname "$root")"
+  echo "suite root: making the $suite root in ${root#"$PWD"/} (mmdebstrap, $mirror)"
+  if ! mmdebstrap --quiet --variant=apt --components=main --include="${pkgs// /,}" \
+       "$suite" "$root.part" "$mirror" >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    echo "suite root: mmdebstrap $suite failed (log: $log)" >&2
+    return 1
+  fi
+  # Package URLs go to the local mirrors, as on the host; the source belongs to another uid.
+  git config --system --get-regexp '^url\..*\.insteadof$' 2>/dev/null | while read -r name value; do
+    git config --file "$root.part/etc/gitconfig" --add "$name" "$value"
+  done
+  git config --file "$root.part/etc/gitconfig" --add safe.directory '*'
+  mkdir -p "$root.part/opt/swift" "$root.part/opt/swift-packages" "$root.part/src"
+  echo "$key" >"$root.part/$stamp"
+  mv "$root.part" "$root"
+  echo "suite root: $suite root made in $(( $(date +%s) - t0 )) s ($(du -sh "$root" | cut -f1))"
+}
+
+# suite_root_run ROOT SRC CMD...: runs CMD in ROOT with SRC at /src, /proc, /dev and the Swift
+# toolchain and mirrors (read-only), in a mount namespace of its own (the mounts vanish with it).
+# Only the variables named in SUITE_ROOT_ENV ("NAME=value ...") are passed in.
+suite_root_run() {
+  local root=$1 src=$2
+  shift 2
+  # shellcheck disable=SC2086  # SUITE_ROOT_ENV is a list of words
+  unshare --mount --propagation private -- /bin/bash -euo pipefail -c '
+    root=$1; src=$2; shift 2
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    for d in /opt/swift /opt/swift-packages; do
+      mount --bind "$d" "$root$d"
+      mount -o remount,bind,ro "$root$d"
+    done
+    mount --bind "$src" "$root/src"
+    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+      PATH=/opt/swift/usr/bin:/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin "$@"
+  ' suite_root_run "$root" "$src" ${SUITE_ROOT_ENV:-} "$@"
+}
