@@ -77,6 +77,69 @@ def read_env(path: Path) -> dict[str, str]:
 
 VERSIONS = read_env(HERE / "versions.env")
 KVER = VERSIONS["KERNEL_ABI"] + "-amd64"
+# The guest's Debian release: versions.env's (bookworm) unless --suite names another, whose
+# pinned inputs are versions-<suite>.env and whose cache is a directory of its own.
+DEFAULT_SUITE = VERSIONS["SUITE"]
+
+
+def select_suite(suite: str) -> None:
+    """--suite SUITE: versions-SUITE.env instead of versions.env, the cache and the run's files in
+    .build-vbox/SUITE/ (so neither suite's cache prunes the other's). The default suite keeps
+    versions.env and .build-vbox/ as they were."""
+    global VERSIONS, KVER, CACHE, RUN
+    if suite == DEFAULT_SUITE:
+        return
+    path = HERE / f"versions-{suite}.env"
+    if not path.exists():
+        raise SystemExit(f"vbox: --suite {suite}: no {path.relative_to(REPO)}")
+    VERSIONS = read_env(path)
+    if VERSIONS.get("SUITE") != suite:
+        raise SystemExit(f"vbox: {path.name} says SUITE={VERSIONS.get('SUITE')}, not {suite}")
+    KVER = VERSIONS["KERNEL_ABI"] + "-amd64"
+    CACHE = CACHE / suite
+    RUN = CACHE / "run"
+
+
+def suite_sources() -> list[str]:
+    """The guest suite's apt sources (one-line format), for a suite other than this machine's:
+    this machine's debian.sources (its archive and security mirrors) with the suite names
+    changed (bookworm-security -> trixie-security), main only. Nothing of /etc/apt is changed."""
+    suite, lines = VERSIONS["SUITE"], []
+    conf = Path("/etc/apt/sources.list.d/debian.sources")
+    text = conf.read_text() if conf.exists() else ""
+    for stanza in re.split(r"\n\s*\n", text):
+        f = {}
+        for line in stanza.splitlines():
+            if ":" in line and not line.lstrip().startswith("#"):
+                k, v = line.split(":", 1)
+                f[k.strip().lower()] = v.strip()
+        if "deb" not in f.get("types", "").split() or "uris" not in f:
+            continue
+        suites = [s.replace(DEFAULT_SUITE, suite) for s in f.get("suites", "").split() if DEFAULT_SUITE in s]
+        key = f.get("signed-by", "/usr/share/keyrings/debian-archive-keyring.gpg")
+        for uri in f["uris"].split():
+            for s in suites:
+                lines.append(f"deb [signed-by={key}] {uri} {s} main")
+    return lines or [f"deb http://deb.debian.org/debian {suite} main",
+                     f"deb http://deb.debian.org/debian {suite}-updates main",
+                     f"deb http://deb.debian.org/debian-security {suite}-security main"]
+
+
+def apt_options() -> list[str]:
+    """apt-get options that read the guest suite's packages: none for the default suite (this
+    machine's sources, as before); otherwise lists and a package cache of the rig's own in
+    CACHE/apt, updated here."""
+    if VERSIONS["SUITE"] == DEFAULT_SUITE:
+        return []
+    d = CACHE / "apt"
+    (d / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (d / "cache" / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+    (d / "sources.list").write_text("\n".join(suite_sources()) + "\n")
+    opts = ["-o", f"Dir::Etc::SourceList={d / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
+            "-o", f"Dir::State::Lists={d / 'lists'}", "-o", f"Dir::Cache={d / 'cache'}",
+            "-o", "APT::Sandbox::User=root"]
+    sh(["apt-get", "-q", "-q"] + opts + ["update"])
+    return opts
 
 
 def tree_hash(*paths: Path, extra: str = "") -> str:
@@ -105,7 +168,8 @@ def prune(pattern: str, keep: Path) -> None:
 def build_kernel() -> Path:
     """Kernel, the guest's module subset (with gpio-sim built out of tree) and the initrd."""
     key = tree_hash(HERE / "initrd", HERE / "helper" / "gpio-sim.sed",
-                    extra=f"{VERSIONS['KERNEL_ABI']} {VERSIONS['KERNEL_PKG_VERSION']} {GUEST_MODULES} v2")
+                    extra=f"{VERSIONS['KERNEL_ABI']} {VERSIONS['KERNEL_PKG_VERSION']} {GUEST_MODULES} v2"
+                    + (f" {VERSIONS['GPIO_SIM_BUILD']}" if "GPIO_SIM_BUILD" in VERSIONS else ""))
     out = CACHE / f"kernel-{VERSIONS['KERNEL_ABI']}-{key}"
     if (out / "done").exists():
         return out
@@ -117,12 +181,17 @@ def build_kernel() -> Path:
     abi, pv = VERSIONS["KERNEL_ABI"], VERSIONS["KERNEL_PKG_VERSION"]
     pkgs = [f"linux-image-{abi}-amd64={pv}", f"linux-headers-{abi}-amd64={pv}", f"linux-headers-{abi}-common={pv}",
             f"linux-kbuild-{abi}={pv}", f"linux-source-6.12={pv}"]
-    sh(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"] + pkgs, cwd=work)
+    sh(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"] + apt_options() + pkgs, cwd=work)
     x = work / "x"
     x.mkdir()
     for deb in work.glob("linux-*.deb"):
         if "linux-source" not in deb.name:
             sh(["dpkg-deb", "-x", deb, x])
+    if (x / "usr/lib/modules").is_dir() and not (x / "lib/modules").exists():
+        # Debian 13's kernel package ships /usr/lib/modules (merged /usr); depmod and modprobe
+        # -d of this machine's kmod look in <base>/lib/modules.
+        (x / "lib").mkdir(exist_ok=True)
+        (x / "lib/modules").symlink_to("../usr/lib/modules")
     # gpio-sim and irq_sim from the source package (nothing else of the tree is needed).
     src = work / "src"
     src.mkdir()
@@ -141,8 +210,16 @@ def build_kernel() -> Path:
     (mod / "Kbuild").write_text("obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n")
     headers = x / f"usr/src/linux-headers-{abi}-amd64"
     mk = headers / "Makefile"
-    mk.write_text(mk.read_text().replace("include /usr/src/", f"include {x}/usr/src/"))
-    sh(["make", "-s", "-C", headers, f"M={mod}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"])
+    if VERSIONS.get("GPIO_SIM_BUILD") == "suite-root":
+        # In a root of the guest's suite, with its compiler (the work directory is its /src).
+        mk.write_text(mk.read_text().replace("include /usr/src/", "include /src/x/usr/src/"))
+        suite, root = VERSIONS["SUITE"], REPO / ".build-roots" / f"{VERSIONS['SUITE']}-amd64"
+        sh(["bash", "-euc", '. scripts/lib/suite-root.bash; suite_root_make "$1" "$2" "$3"; shift 3; suite_root_run "$@"',
+            "vbox", suite, root, work / "root.log", root, work, "make", "-s", "-C", "/src" / headers.relative_to(work),
+            f"M=/src/{mod.relative_to(work)}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"], cwd=REPO)
+    else:
+        mk.write_text(mk.read_text().replace("include /usr/src/", f"include {x}/usr/src/"))
+        sh(["make", "-s", "-C", headers, f"M={mod}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"])
     sh(["strip", "--strip-debug", mod / "gpio-sim.ko"])
 
     out.mkdir(parents=True, exist_ok=True)
@@ -212,7 +289,8 @@ def build_rootfs() -> Path:
         "--aptopt=APT::Install-Recommends \"false\"",
         "--dpkgopt=path-exclude=/usr/share/man/*", "--dpkgopt=path-exclude=/usr/share/doc/*",
         "--dpkgopt=path-exclude=/usr/share/locale/*", "--dpkgopt=path-include=/usr/share/locale/locale.alias",
-        "--format=tar", VERSIONS["SUITE"], tmp])
+        "--format=tar", VERSIONS["SUITE"], tmp]
+       + (suite_sources() if VERSIONS["SUITE"] != DEFAULT_SUITE else []))
     tmp.rename(out)
     log(f"root filesystem ready in {time.monotonic() - t:.0f} s")
     return out
@@ -271,9 +349,16 @@ def ensure_debs() -> tuple[Path, Path]:
     arch = sh(["dpkg", "--print-architecture"], capture=True).stdout.strip()
     upstream, rev = version.rsplit("-", 1)
     want = sh([REPO / "scripts/package", "--inputs-hash"], capture=True, cwd=REPO).stdout.strip()
+    # Another suite's packages: `scripts/package --suite SUITE`, built in a root of that suite,
+    # version <v>~debN (scripts/lib/suite-root.bash's suite_number).
+    suite, tail, cmd = VERSIONS["SUITE"], "", [REPO / "scripts/package"]
+    if suite != DEFAULT_SUITE:
+        n = sh(["bash", "-euc", '. scripts/lib/suite-root.bash; suite_number "$1"', "vbox", suite],
+               capture=True, cwd=REPO).stdout.strip()
+        tail, cmd = f"~deb{n}", cmd + ["--suite", suite]
     debs = []
     for v in [version, f"{upstream}-{int(rev) + 1}"]:
-        deb = PACKAGE_OUT / f"dosetap-box_{v}_{arch}.deb"
+        deb = PACKAGE_OUT / f"dosetap-box_{v}{tail}_{arch}.deb"
         stamp = deb.with_suffix(".inputs")
         have = stamp.read_text().strip() if stamp.exists() else None
         if deb.exists() and have == want:
@@ -282,10 +367,10 @@ def ensure_debs() -> tuple[Path, Path]:
             why = "absent" if not deb.exists() else ("has no .inputs stamp" if have is None
                                                       else f"built from other source (inputs {have}, now {want})")
             extra = f"DOSETAP_DEB_VERSION={v} " if v != version else ""
-            log(f"{deb.name} {why}: {extra}scripts/package")
+            log(f"{deb.name} {why}: {extra}{shlex.join(str(c.relative_to(REPO)) if isinstance(c, Path) else c for c in cmd)}")
             t = time.monotonic()
             env = dict(os.environ, **({"DOSETAP_DEB_VERSION": v} if v != version else {}))
-            r = sh([REPO / "scripts/package"], check=False, capture=True, cwd=REPO, env=env)
+            r = sh(cmd, check=False, capture=True, cwd=REPO, env=env)
             if r.returncode != 0 or not deb.exists():
                 print(r.stdout[-4000:])
                 raise SystemExit(f"vbox: scripts/package ({v}) failed")
@@ -663,7 +748,9 @@ def scenario_install(g: Guest) -> bool:
     local = g.ssh("ls /usr/local/bin/boxd /usr/local/bin/boxctl /etc/systemd/system/boxd.service 2>/dev/null | tr '\\n' ' '",
                   check=False).stdout.strip()
     active = show.get("ActiveState", "")
-    where_ok = exe == "/usr/bin/boxd" and show.get("FragmentPath") == "/lib/systemd/system/boxd.service" and not local
+    # Where the suite's package puts the unit: /lib on Debian 12, /usr/lib on 13 (systemd.pc).
+    unit = VERSIONS.get("UNIT_PATH", "/lib/systemd/system/boxd.service")
+    where_ok = exe == "/usr/bin/boxd" and show.get("FragmentPath") == unit and not local
     doctor = re.findall(r"^\s+\| (PASS|FAIL)\s+([^:]+):", r.stdout, re.M)
     figs = [f"{len(steps)} steps of README.md's 'With the Debian package' run as written"]
     for n, st, ms, line in steps:
@@ -1815,6 +1902,8 @@ def main() -> int:
     global VERBOSE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--suite", default=DEFAULT_SUITE,
+                    help=f"the guest's Debian release (default {DEFAULT_SUITE}; others: versions-SUITE.env)")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
     ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
@@ -1823,7 +1912,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="seed for the random kill moments")
     args = ap.parse_args()
     VERBOSE = args.verbose
-    CACHE.mkdir(exist_ok=True)
+    select_suite(args.suite)
+    if args.suite != DEFAULT_SUITE:
+        log(f"guest suite {args.suite} ({Path(VERSIONS.get('KERNEL_ABI', '')).name} kernel); cache {CACHE}")
+    CACHE.mkdir(parents=True, exist_ok=True)
     RUN.mkdir(exist_ok=True)
     for stale in CACHE.glob("vbox-*"):  # work directories of an interrupted build
         shutil.rmtree(stale, ignore_errors=True)
