@@ -719,6 +719,29 @@ def status_json(g: Guest, user: str = "root") -> dict:
     return json.loads(r.stdout)
 
 
+def status_until(g: Guest, done: Callable[[dict], bool], timeout: float) -> dict:
+    """Polls `boxctl status --json` until `done(status)` holds or `timeout` seconds pass (boxd
+    not answering yet counts as not done); the last status, or {} if none came. Waits on the
+    state itself instead of a fixed sleep that is too short under load and too long without."""
+    end, st = time.monotonic() + timeout, {}
+    while True:
+        r = g.ssh("boxctl status --json", check=False)
+        if r.returncode == 0:
+            try:
+                st = json.loads(r.stdout)
+            except ValueError:
+                st = {}
+            if st and done(st):
+                return st
+        if time.monotonic() >= end:
+            return st
+        time.sleep(0.25)
+
+
+def fault_codes(st: dict) -> list[str]:
+    return [f["code"] for f in st.get("faults", [])]
+
+
 def health_text(part: dict) -> str:
     """One part of status --json's health ({"state", "detail"}) as the status line words it."""
     return part["state"] + (f" ({part['detail']})" if part.get("detail") else "")
@@ -1760,9 +1783,8 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     debug(f"state directory emptied: {empty_state(disk)}")
     g = Guest(kernel, disk, None, "nosound")
     g.boot("vbox.nosound")
-    time.sleep(2)
-    st = status_json(g)
-    codes = [f["code"] for f in st["faults"]]
+    st = status_until(g, lambda s: "audio_unavailable" in fault_codes(s), 30)
+    codes = fault_codes(st)
     check("audio_unavailable" in codes, problems, f"no sound card: faults {codes}")
     g.ssh("vbox watch ns 5")
     time.sleep(5.2)
@@ -1790,10 +1812,9 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     # --- No GPIO chip at boot.
     g = Guest(kernel, disk, None, "nochip")
     g.boot("vbox.nochip")
-    time.sleep(2)
+    st = status_until(g, lambda s: "gpio_unavailable" in fault_codes(s), 30)
     active = g.ssh("systemctl is-active boxd", check=False).stdout.strip()
-    st = status_json(g)
-    codes = [f["code"] for f in st["faults"]]
+    codes = fault_codes(st)
     check(active == "active" and "gpio_unavailable" in codes, problems, f"no chip: boxd {active}, faults {codes}")
     figs.append(f"no GPIO chip: boxd {active}, faults {codes}, health buttons {health_text(st['health']['buttons'])!r}, "
                 f"LED pattern {st['led']['pattern']} (nothing to light: the LED is on the missing chip)")
@@ -1839,9 +1860,8 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     error; a confirmed `boxctl take` exits 6 and leaves the bedroom quiet). Once space is
     freed boxd opens the log by itself, the doubt ends, and a press records Dose 1."""
     full = parse_kv(g.ssh("vbox fullfs").stdout)
-    time.sleep(2)
-    st = status_json(g)
-    codes = [f["code"] for f in st["faults"]]
+    st = status_until(g, lambda s: "log_unwritable" in fault_codes(s), 30)
+    codes = fault_codes(st)
     check("log_unwritable" in codes and st["led"]["pattern"] in ("doubt", "fault"), problems,
           f"full disk at start: faults {codes}, LED {st['led']['pattern']}")
     start_led = st["led"]["pattern"]
