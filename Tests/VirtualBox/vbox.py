@@ -1616,15 +1616,22 @@ def scenario_upgrade(g: Guest) -> bool:
                  + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def state_rm(disk: Path, names) -> list[str]:
+    """Removes files of /var/lib/boxd from the guest's ext4 image while the guest is down
+    (debugfs): the names it removed (an absent one is not an error)."""
+    removed = []
+    for name in names:
+        r = subprocess.run(["debugfs", "-w", "-R", f"rm /var/lib/boxd/{name}", str(disk)], capture_output=True, text=True)
+        if r.returncode == 0 and "not found" not in r.stderr.lower():
+            removed.append(name)
+    return removed
+
+
 def lose_wal(disk: Path) -> str:
     """As fsck might after a power cut: the journal replayed (e2fsck), then the log's -wal and
     -shm removed from the guest's ext4 image while the guest is down (debugfs)."""
     fsck = subprocess.run(["e2fsck", "-fy", str(disk)], capture_output=True, text=True)
-    removed = []
-    for name in ("nightlog.sqlite-wal", "nightlog.sqlite-shm"):
-        r = subprocess.run(["debugfs", "-w", "-R", f"rm /var/lib/boxd/{name}", str(disk)], capture_output=True, text=True)
-        if r.returncode == 0 and "not found" not in r.stderr.lower():
-            removed.append(name)
+    removed = state_rm(disk, ("nightlog.sqlite-wal", "nightlog.sqlite-shm"))
     return f"e2fsck exit {fsck.returncode}, removed {', '.join(removed) or 'nothing'}"
 
 
@@ -1634,14 +1641,7 @@ def empty_state(disk: Path) -> list[str]:
     scenario before it left (after the power cuts, a night in doubt)."""
     ls = subprocess.run(["debugfs", "-R", "ls -p /var/lib/boxd", str(disk)], capture_output=True, text=True)
     names = [f.split("/")[5] for f in ls.stdout.splitlines() if f.count("/") >= 6]
-    removed = []
-    for name in names:
-        if name in (".", ".."):
-            continue
-        r = subprocess.run(["debugfs", "-w", "-R", f"rm /var/lib/boxd/{name}", str(disk)], capture_output=True, text=True)
-        if r.returncode == 0 and "not found" not in r.stderr.lower():
-            removed.append(name)
-    return removed
+    return state_rm(disk, [n for n in names if n not in (".", "..")])
 
 
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
