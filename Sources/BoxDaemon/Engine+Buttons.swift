@@ -35,6 +35,12 @@ extension Engine {
             logger.warning("edge from unknown button \(e.button)")
             return
         }
+        // Every raw edge with its own timestamp (the edge clock: the kernel's, on GPIO), for
+        // --verbose only: the virtual box judges chatter by what the kernel stamped.
+        logger.debug("""
+            edge \(e.button) \(e.edge.direction.isPressed(activeLow: r.activeLow) ? "down" : "up") \
+            t=\(String(format: "%.6f", Double(e.edge.at.components.seconds) + Double(e.edge.at.components.attoseconds) / 1e18))
+            """)
         let events = r.handle(e.edge, doubleEnabled: state.doubleIsMeaningful(button: e.button, at: clock.now()))
         recognizers[e.button] = r
         if !r.isPressed { metrics.released(e.button, at: e.edge.at) }

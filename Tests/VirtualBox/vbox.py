@@ -34,6 +34,7 @@ WINDOW_OPEN_S = CONSTANTS["window"]["open_min"] * 60
 STUCK_GUARD_S = CONSTANTS["gestures"]["stuck_guard_s"]
 # A press still held this long is a hold, recognised while the button is down.
 HOLD_S = CONSTANTS["gestures"]["hold_ms"] / 1000
+DEBOUNCE_MS = CONSTANTS["gestures"]["debounce_ms"]
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -673,6 +674,27 @@ def parse_edges(text: str) -> list[tuple[float, str]]:
     return [(float(m.group(1)), m.group(2)) for m in re.finditer(r"EDGE t=([\d.]+) .* ([du])$", text, re.M)]
 
 
+def kernel_edges(g: Guest, cursor: str, button: str = "dose") -> list[float]:
+    """The kernel's own timestamps (CLOCK_MONOTONIC, s) of the edges boxd read from `button`
+    since `cursor`, in order: boxd logs each at debug level ("edge dose down t=..."), which a
+    boxd started with --verbose writes to its journal."""
+    text = g.ssh(f"journalctl -u boxd --after-cursor='{cursor}' -o cat --no-pager", check=False).stdout
+    return [float(m.group(1)) for m in re.finditer(rf"^edge {button} (?:down|up) t=([\d.]+)", text, re.M)]
+
+
+def chatter_spans(times: list[float]) -> list[float]:
+    """The span in ms of each burst of edges: a burst starts at an edge after a steady level
+    of 100 ms or more. A burst within the debounce time is one press or one release to boxd;
+    a longer one is two, whatever boxd does."""
+    spans: list[float] = []
+    for i, t in enumerate(times):
+        if i == 0 or t - times[i - 1] >= 0.1:
+            start = t
+            spans.append(0.0)
+        spans[-1] = (t - start) * 1000
+    return spans
+
+
 def split_watch(text: str) -> tuple[str, str]:
     cap, _, led = text.partition("--- led")
     return cap, led
@@ -1079,17 +1101,25 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     problems: list[str] = []
     figs: list[str] = []
     per_min = 60 / speed
-    bouncy = "0:d,3:u,6:d,11:u,15:d,22:u,25:d,180:u,184:d,191:u,196:d,203:u"
-    # --- Bouncy presses: chatter of 0-25 ms on press and release, each on a fresh night. The
+    bouncy = "0:d,3:u,6:d,9:u,12:d,14:u,16:d,180:u,183:d,186:u,189:d,192:u"
+    # --- Bouncy presses: chatter of 16 ms on the press and 12 on the release (a switch's
+    # bounce is a few ms; the debounce time is 30), each on a fresh night. The
     # kernel reports every edge (gpiomon shows them in order); boxd must see one press. Half
     # of them with an SD card's fsync (+80 ms per commit, slowsync.so): the release's chatter
     # then waits in the edge stream while boxd commits Dose 1.
-    trials, spurious, doses = 20, 0, []
-    for k in range(trials):
+    # A stall of the guest can stretch the chatter past the debounce time before the kernel
+    # stamps it, and then boxd is right to see two presses. So each trial is judged on the
+    # edges as the kernel stamped them (boxd --verbose logs them): one whose chatter the
+    # kernel saw longer than the debounce time is set aside, told in the figures, and another
+    # run in its place, up to 10 more.
+    trials, spurious, doses, stretched = 20, 0, [], []
+    k = 0
+    while len(doses) < trials and k < trials + 10:
         slow = " --env LD_PRELOAD=/usr/local/lib/vbox/slowsync.so" if k % 2 else ""
+        k += 1
         # `vbox fresh` returns at READY=1, which boxd sends after it requested the lines and
         # started reading their edges: the kernel queues every edge from here on.
-        g.ssh(f"vbox fresh --flags '--clock fast:{speed}'{slow}")
+        g.ssh(f"vbox fresh --flags '--clock fast:{speed} --verbose'{slow}")
         cursor = journal_cursor(g, "boxd")
         g.ssh(f"vbox edges {bouncy}")
         # Dose 1's chime: the press was decided (the double gap passed after its release).
@@ -1098,13 +1128,19 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         # 'already recorded' within the double gap (400 ms) of its release. The wait returns
         # as soon as it does; 1 s on the guest's clock bounds it.
         again = journal_wait(g, "boxd", cursor, ["sound already_recorded"], 1)
-        n1 = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
-        doses.append(n1)
+        stamped = kernel_edges(g, cursor)
+        spans = chatter_spans(stamped)
+        if len(stamped) != 12 or len(spans) != 2 or max(spans) >= DEBOUNCE_MS:
+            stretched.append("/".join(f"{x:.0f}" for x in spans) + ("" if len(stamped) == 12 else f" ({len(stamped)} edges)"))
+            continue
+        doses.append(db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'"))
         spurious += 1 if again else 0
-    check(spurious == 0 and all(d == "1" for d in doses), problems,
-          f"bouncy press: {spurious} of {trials} gave a second press (boxd played 'already recorded')")
-    figs.append(f"bouncy press x{trials} (12 kernel edges each; every second one with fsync +80 ms): Dose 1 rows {'/'.join(doses)}, "
-                f"{spurious} of {trials} also registered a second press ('already recorded')")
+    check(len(doses) == trials and spurious == 0 and all(d == "1" for d in doses), problems,
+          f"bouncy press: {spurious} of {len(doses)} gave a second press (boxd played 'already recorded')"
+          + (f"; only {len(doses)} of {trials} trials had chatter within {DEBOUNCE_MS} ms" if len(doses) < trials else ""))
+    figs.append(f"bouncy press x{len(doses)} (12 edges each, chatter within {DEBOUNCE_MS} ms by the kernel's stamps; every second one with fsync +80 ms): "
+                f"Dose 1 rows {'/'.join(doses)}, {spurious} of {len(doses)} also registered a second press ('already recorded')"
+                + (f"; {len(stretched)} set aside, the kernel stamped their chatter over {', '.join(stretched)} ms" if stretched else ""))
 
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
     # a press takes Dose 1, a hold within 5 s undoes it, a press after the window takes it again.
@@ -1134,7 +1170,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
 
     # --- Night A (fast clock): a press takes Dose 1; blue slow pulse; in the window a double
     # press snoozes and a bouncy single press takes Dose 2.
-    g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")
+    g.ssh(f"vbox fresh --flags '--clock fast:{speed} --verbose'")
     time.sleep(1.0)
     g.ssh("vbox watch s2a 60")
     time.sleep(0.3)
@@ -1150,12 +1186,17 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     check(st["snoozes_used"] == 1 and st["dose2_at"] is None, problems, f"double: snoozes {st['snoozes_used']}, dose2 {st['dose2_at']}")
     figs.append(f"double press in the window: snooze {st['snoozes_used']} of 3")
     time.sleep(0.5)
+    cursor = journal_cursor(g, "boxd")
     e2 = parse_edges(g.ssh(f"vbox edges {bouncy}").stdout)
     time.sleep(1.0)
     st = status_json(g)
-    check(st["dose2_at"] is not None and st["snoozes_used"] == 1, problems,
+    # Judged only when the kernel stamped the chatter within the debounce (see the trials above).
+    spans2 = chatter_spans(kernel_edges(g, cursor))
+    in_spec = len(spans2) == 2 and max(spans2) < DEBOUNCE_MS
+    check(not in_spec or (st["dose2_at"] is not None and st["snoozes_used"] == 1), problems,
           f"bouncy press in the window (double means snooze here): dose2 {st['dose2_at']}, snoozes {st['snoozes_used']}")
-    figs.append(f"bouncy press in the window: {'Dose 2' if st['dose2_at'] else 'no Dose 2'}, snoozes {st['snoozes_used']}")
+    figs.append(f"bouncy press in the window: {'Dose 2' if st['dose2_at'] else 'no Dose 2'}, snoozes {st['snoozes_used']}"
+                + ("" if in_spec else f" (not judged: the kernel stamped its chatter over {'/'.join(f'{x:.0f}' for x in spans2)} ms)"))
     cap, led_text = split_watch(g.ssh("vbox unwatch s2a").stdout)
     (RUN / "s2a.txt").write_text(cap + "--- led" + led_text + f"\nedges {e1} {ed} {e2}\n")
     led = parse_led(led_text)
