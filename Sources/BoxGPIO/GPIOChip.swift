@@ -51,6 +51,18 @@ public struct GPIOChipLocator: Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: devDirectory))?.contains { $0.hasPrefix("gpiochip") } ?? false
     }
 
+    /// The GPIO character devices (gpiochipN) in `devDirectory`, in chip-number order
+    /// (gpiochip2 before gpiochip10). Both drivers open them one by one from this list: a
+    /// chip that cannot be opened is left out, never a failure of the whole list.
+    static func chipDevicePaths(devDirectory: String = "/dev") -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: devDirectory)) ?? []
+        let numbered: [(Int, String)] = entries.compactMap { entry in
+            guard entry.hasPrefix("gpiochip"), let n = Int(entry.dropFirst("gpiochip".count)) else { return nil }
+            return (n, entry)
+        }
+        return numbered.sorted { $0.0 < $1.0 }.map { devDirectory + "/" + $0.1 }
+    }
+
     public func locate(_ spec: String) throws(GPIOError) -> ChipInfo {
         try Self.find(spec, in: driver.chips())
     }

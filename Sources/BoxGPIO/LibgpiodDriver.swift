@@ -8,16 +8,11 @@ import CGPIOD
 /// descriptor per line. Built when pkg-config finds libgpiod 1.x (see Package.swift); with
 /// libgpiod 2, LibgpiodV2Driver takes its place.
 struct LibgpiodDriver: GPIODriver {
-    /// Opens /dev/gpiochip* one by one instead of gpiod_chip_iter_new(): in 1.6 the
-    /// iterator fails as a whole if any single chip cannot be opened.
+    /// Opens /dev/gpiochip* one by one (GPIOChipLocator.chipDevicePaths) instead of
+    /// gpiod_chip_iter_new(): in 1.6 the iterator fails as a whole if any single chip cannot be opened.
     func chips() -> [ChipInfo] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
-        let numbered: [(Int, String)] = entries.compactMap { entry in
-            guard entry.hasPrefix("gpiochip"), let n = Int(entry.dropFirst("gpiochip".count)) else { return nil }
-            return (n, entry)
-        }
-        return numbered.sorted { $0.0 < $1.0 }.compactMap { _, entry in
-            let path = "/dev/" + entry
+        GPIOChipLocator.chipDevicePaths().compactMap { path in
+            let entry = (path as NSString).lastPathComponent
             guard let chip = gpiod_chip_open(path) else { return nil }
             defer { gpiod_chip_close(chip) }
             return ChipInfo(

@@ -18,16 +18,10 @@ import CGPIOD
 /// - Not the kernel's debounce period: the recogniser debounces (leading edge), see the
 ///   README's "Buttons on libgpiod 2".
 struct LibgpiodV2Driver: GPIODriver {
-    /// Opens /dev/gpiochip* one by one, as the v1 driver does: a chip that cannot be opened
-    /// is left out, not a failure of the whole list.
+    /// Opens /dev/gpiochip* one by one (GPIOChipLocator.chipDevicePaths).
     func chips() -> [ChipInfo] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
-        let numbered: [(Int, String)] = entries.compactMap { entry in
-            guard entry.hasPrefix("gpiochip"), let n = Int(entry.dropFirst("gpiochip".count)) else { return nil }
-            return (n, entry)
-        }
-        return numbered.sorted { $0.0 < $1.0 }.compactMap { _, entry in
-            let path = "/dev/" + entry
+        GPIOChipLocator.chipDevicePaths().compactMap { path in
+            let entry = (path as NSString).lastPathComponent
             guard let chip = gpiod_chip_open(path) else { return nil }
             defer { gpiod_chip_close(chip) }
             guard let info = gpiod_chip_get_info(chip) else { return nil }

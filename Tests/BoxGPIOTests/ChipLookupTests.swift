@@ -1,4 +1,5 @@
 @testable import BoxGPIO
+import Foundation
 import Testing
 
 @Suite struct ChipLookupTests {
@@ -22,6 +23,19 @@ import Testing
     @Test func pathMatchesOnlyPaths() {
         // "gpiochip4" without /dev/ is a name; "/gpiochip4" is a path that does not exist.
         #expect(throws: GPIOError.self) { try GPIOChipLocator.find("/gpiochip4", in: pi5Chips) }
+    }
+
+    /// The Pi 5 on later kernels has gpiochip0..gpiochip13: gpiochip10 must not come before
+    /// gpiochip2, or "auto" could settle on another chip first; other entries are not chips.
+    @Test func chipDevicesComeInNumberOrder() throws {
+        let dev = FileManager.default.temporaryDirectory.appendingPathComponent("chips-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dev) }
+        for name in ["gpiochip10", "gpiochip2", "gpiochip0", "gpiochipX", "gpiomem", "ttyS0"] {
+            #expect(FileManager.default.createFile(atPath: dev + "/" + name, contents: nil))
+        }
+        #expect(GPIOChipLocator.chipDevicePaths(devDirectory: dev) == [dev + "/gpiochip0", dev + "/gpiochip2", dev + "/gpiochip10"])
+        #expect(GPIOChipLocator.chipDevicePaths(devDirectory: dev + "/missing").isEmpty)
     }
 
     @Test func nameWinsOverLabel() throws {
