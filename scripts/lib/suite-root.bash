@@ -21,7 +21,7 @@ suite_root_packages() {
     # The compiler for another architecture: Debian's own Swift (swiftlang is in trixie and
     # sid only; sid's, 6.2, builds this code). It links against that architecture's trixie
     # root as a sysroot (scripts/package), so the sid libraries here are only the compiler's.
-    sid-swift) echo "swiftlang git make pkg-config ca-certificates binutils file" ;;
+    sid-swift) echo "swiftlang g++ libc6-dev git make pkg-config ca-certificates binutils file" ;;
     *) return 1 ;;
   esac
 }
