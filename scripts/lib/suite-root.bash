@@ -20,7 +20,8 @@ suite_root_packages() {
     trixie) echo "${common[*]} libstdc++-14-dev libcurl4t64 systemd-dev" ;;
     # The compiler for another architecture: Debian's own Swift (swiftlang is in trixie and
     # sid only; sid's, 6.2, builds this code). It links against that architecture's trixie
-    # root as a sysroot (scripts/package), so the sid libraries here are only the compiler's.
+    # root as a sysroot (scripts/package), so the sid libraries here are only the compiler's
+    # (and glibc's headers and crt files: libc6-dev and g++, which building the manifest needs).
     sid-swift) echo "swiftlang g++ libc6-dev git make pkg-config ca-certificates binutils file" ;;
     *) return 1 ;;
   esac
