@@ -35,6 +35,8 @@ STUCK_GUARD_S = CONSTANTS["gestures"]["stuck_guard_s"]
 # A press still held this long is a hold, recognised while the button is down.
 HOLD_S = CONSTANTS["gestures"]["hold_ms"] / 1000
 DEBOUNCE_MS = CONSTANTS["gestures"]["debounce_ms"]
+CONFIRM_HOLD_S = CONSTANTS["gestures"]["confirm_hold_ms"] / 1000
+CONFIRMATION_WINDOW_S = CONSTANTS["gestures"]["confirmation_window_s"]
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -674,25 +676,35 @@ def parse_edges(text: str) -> list[tuple[float, str]]:
     return [(float(m.group(1)), m.group(2)) for m in re.finditer(r"EDGE t=([\d.]+) .* ([du])$", text, re.M)]
 
 
-def kernel_edges(g: Guest, cursor: str, button: str = "dose") -> list[float]:
-    """The kernel's own timestamps (CLOCK_MONOTONIC, s) of the edges boxd read from `button`
-    since `cursor`, in order: boxd logs each at debug level ("edge dose down t=..."), which a
-    boxd started with --verbose writes to its journal."""
+def kernel_edges(g: Guest, cursor: str, button: str = "dose") -> list[tuple[float, str]]:
+    """The edges boxd read from `button` since `cursor`, in order, with the kernel's own
+    timestamps (CLOCK_MONOTONIC, s) and d or u: boxd logs each at debug level ("edge dose down
+    t=..."), which a boxd started with --verbose writes to its journal."""
     text = g.ssh(f"journalctl -u boxd --after-cursor='{cursor}' -o cat --no-pager", check=False).stdout
-    return [float(m.group(1)) for m in re.finditer(rf"^edge {button} (?:down|up) t=([\d.]+)", text, re.M)]
+    return [(float(m.group(2)), m.group(1)[0])
+            for m in re.finditer(rf"^edge {button} (down|up) t=([\d.]+)", text, re.M)]
 
 
-def chatter_spans(times: list[float]) -> list[float]:
+def chatter_spans(edges: list[tuple[float, str]]) -> list[float]:
     """The span in ms of each burst of edges: a burst starts at an edge after a steady level
     of 100 ms or more. A burst within the debounce time is one press or one release to boxd;
     a longer one is two, whatever boxd does."""
     spans: list[float] = []
-    for i, t in enumerate(times):
-        if i == 0 or t - times[i - 1] >= 0.1:
+    for i, (t, _) in enumerate(edges):
+        if i == 0 or t - edges[i - 1][0] >= 0.1:
             start = t
             spans.append(0.0)
         spans[-1] = (t - start) * 1000
     return spans
+
+
+def one_press(edges: list[tuple[float, str]]) -> bool:
+    """Whether the kernel's edges are one press to a leading-edge debounce: a burst that
+    starts down, a burst that ends up, each within the debounce time. A loaded guest may
+    deliver fewer edges than were written (seen: 6 to 11 of 12 with the host's two cores
+    busy); that is still one press."""
+    spans = chatter_spans(edges)
+    return len(spans) == 2 and max(spans) < DEBOUNCE_MS and edges[0][1] == "d" and edges[-1][1] == "u"
 
 
 def split_watch(text: str) -> tuple[str, str]:
@@ -1112,7 +1124,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     # edges as the kernel stamped them (boxd --verbose logs them): one whose chatter the
     # kernel saw longer than the debounce time is set aside, told in the figures, and another
     # run in its place, up to 10 more.
-    trials, spurious, doses, stretched = 20, 0, [], []
+    trials, spurious, doses, stretched, merged = 20, 0, [], [], 0
     k = 0
     while len(doses) < trials and k < trials + 10:
         slow = " --env LD_PRELOAD=/usr/local/lib/vbox/slowsync.so" if k % 2 else ""
@@ -1129,17 +1141,18 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         # as soon as it does; 1 s on the guest's clock bounds it.
         again = journal_wait(g, "boxd", cursor, ["sound already_recorded"], 1)
         stamped = kernel_edges(g, cursor)
-        spans = chatter_spans(stamped)
-        if len(stamped) != 12 or len(spans) != 2 or max(spans) >= DEBOUNCE_MS:
-            stretched.append("/".join(f"{x:.0f}" for x in spans) + ("" if len(stamped) == 12 else f" ({len(stamped)} edges)"))
+        merged += 12 - len(stamped)
+        if not one_press(stamped):
+            stretched.append("/".join(f"{x:.0f}" for x in chatter_spans(stamped)) + f" ({len(stamped)} edges)")
             continue
         doses.append(db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'"))
         spurious += 1 if again else 0
     check(len(doses) == trials and spurious == 0 and all(d == "1" for d in doses), problems,
           f"bouncy press: {spurious} of {len(doses)} gave a second press (boxd played 'already recorded')"
           + (f"; only {len(doses)} of {trials} trials had chatter within {DEBOUNCE_MS} ms" if len(doses) < trials else ""))
-    figs.append(f"bouncy press x{len(doses)} (12 edges each, chatter within {DEBOUNCE_MS} ms by the kernel's stamps; every second one with fsync +80 ms): "
+    figs.append(f"bouncy press x{len(doses)} (12 edges written, one press within {DEBOUNCE_MS} ms by the kernel's stamps; every second one with fsync +80 ms): "
                 f"Dose 1 rows {'/'.join(doses)}, {spurious} of {len(doses)} also registered a second press ('already recorded')"
+                + (f"; {merged} of {12 * k} edges written never reached boxd" if merged else "")
                 + (f"; {len(stretched)} set aside, the kernel stamped their chatter over {', '.join(stretched)} ms" if stretched else ""))
 
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
@@ -1191,8 +1204,8 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     time.sleep(1.0)
     st = status_json(g)
     # Judged only when the kernel stamped the chatter within the debounce (see the trials above).
-    spans2 = chatter_spans(kernel_edges(g, cursor))
-    in_spec = len(spans2) == 2 and max(spans2) < DEBOUNCE_MS
+    stamped2 = kernel_edges(g, cursor)
+    spans2, in_spec = chatter_spans(stamped2), one_press(stamped2)
     check(not in_spec or (st["dose2_at"] is not None and st["snoozes_used"] == 1), problems,
           f"bouncy press in the window (double means snooze here): dose2 {st['dose2_at']}, snoozes {st['snoozes_used']}")
     figs.append(f"bouncy press in the window: {'Dose 2' if st['dose2_at'] else 'no Dose 2'}, snoozes {st['snoozes_used']}"
@@ -1220,13 +1233,21 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     check(st["pending_confirmation"] is not None and st["dose2_at"] is None, problems,
           f"early press: pending {st['pending_confirmation']}, dose2 {st['dose2_at']}")
     pend = st["pending_confirmation"]
-    time.sleep(2.0)
+    time.sleep(1.0)
     ec = parse_edges(g.ssh("vbox press 2500").stdout)
     time.sleep(0.8)
     st = status_json(g)
     meta = db_query(g, "SELECT metadata FROM dose_events WHERE event_type='dose2'")
-    check(st["dose2_at"] is not None and st["pending_confirmation"] is None and "early" in meta, problems,
+    # The confirmation is asked for CONFIRMATION_WINDOW_S of real time. The hold reaches its
+    # 2 s in time unless the rig itself was slow (its ssh round trips on a loaded host): then
+    # the question had lapsed, which is right, and the check says so instead of failing boxd.
+    confirm_by = ep[-1][0] + CONFIRMATION_WINDOW_S
+    in_time = ec[0][0] + CONFIRM_HOLD_S < confirm_by
+    check(not in_time or (st["dose2_at"] is not None and st["pending_confirmation"] is None and "early" in meta), problems,
           f"confirm hold: dose2 {st['dose2_at']}, pending {st['pending_confirmation']}, metadata {meta}")
+    if not in_time:
+        figs.append(f"confirm hold not judged: it reached 2 s {ec[0][0] + CONFIRM_HOLD_S - ep[-1][0]:.1f} s after the press, "
+                    f"past the {CONFIRMATION_WINDOW_S} s question (the rig was slow)")
     cap, led_text = split_watch(g.ssh("vbox unwatch s2b").stdout)
     (RUN / "s2b.txt").write_text(cap + "--- led" + led_text)
     led, tones = parse_led(led_text), parse_tones(cap)
