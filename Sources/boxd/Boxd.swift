@@ -40,7 +40,7 @@ struct Boxd: AsyncParsableCommand {
     @Option(help: "With --demo: how many times faster than real time a night passes.")
     var speed: Double = 60
 
-    @Flag(help: "Log debug messages.")
+    @Flag(help: "Log debug messages, among them every raw button edge with its timestamp (the kernel's, on GPIO).")
     var verbose = false
 
     /// boxd's own child (TOMLIsolation): parse the config text on stdin as if read from this
