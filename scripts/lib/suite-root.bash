@@ -36,6 +36,16 @@ suite_number() {
   esac
 }
 
+# suite_root_need PKG...: installs with apt those of PKG this machine lacks (root).
+suite_root_need() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+    { echo "suite root: cannot install ${missing[*]}" >&2; return 1; }
+}
+
 # suite_root_foreign ARCH: makes sure this machine runs ARCH's binaries (qemu-user-static
 # registered with binfmt_misc, with the F flag so that chroots need no qemu binary of their own).
 suite_root_foreign() {
@@ -48,10 +58,7 @@ suite_root_foreign() {
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
     { echo "suite root: cannot mount binfmt_misc" >&2; return 1; }
   # arch-test: mmdebstrap's check that the architecture runs.
-  dpkg -s qemu-user-static binfmt-support arch-test >/dev/null 2>&1 || {
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static binfmt-support arch-test >/dev/null
-  } || { echo "suite root: cannot install qemu-user-static" >&2; return 1; }
+  suite_root_need qemu-user-static binfmt-support arch-test || return 1
   [ -f "/proc/sys/fs/binfmt_misc/$qemu" ] || update-binfmts --enable "$qemu" >/dev/null 2>&1 || true
   grep -q '^flags:.*F' "/proc/sys/fs/binfmt_misc/$qemu" 2>/dev/null ||
     { echo "suite root: $qemu is not registered with binfmt_misc (flag F)" >&2; return 1; }
@@ -78,10 +85,7 @@ suite_root_make() {
     echo "suite root: something is mounted under $root; not removing it" >&2
     return 1
   fi
-  command -v mmdebstrap >/dev/null || {
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
-  } || { echo "suite root: cannot install mmdebstrap" >&2; return 1; }
+  suite_root_need mmdebstrap || return 1
   mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
   mirror=${mirror:-http://deb.debian.org/debian}
   t0=$(date +%s)
