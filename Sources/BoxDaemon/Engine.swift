@@ -162,6 +162,11 @@ public actor Engine {
     /// each change a transition of its own, after (never inside) the action's effects.
     @discardableResult
     public func apply(_ action: Action, source: Source) -> ApplyResult {
+        // A hand on the button: a sped-up demo clock runs at real speed while the box answers,
+        // so a confirmation it asks for is not aged by its tone, light and log writes times
+        // the speed (at fast:240, 60 ms of a busy host were the whole 15 s). afterTransitions
+        // keeps real time only while a confirmation waits.
+        if case .button = source { (clock as? FastClock)?.setRealTime(true) }
         let result = transition(action, source: source)
         settleSupply()
         settleHealth()

@@ -53,4 +53,41 @@ import Testing
         #expect(await engine.state.night.dose2?.metadata.isEarly == true)
         await engine.shutdown()
     }
+
+    /// A speaker slow to start (a busy host): the early press's warning tone takes 100 ms.
+    final class SlowSpeaker: TonePlayer {
+        let time: FakeTime
+        init(time: FakeTime) { self.time = time }
+        func play(_ sound: Sound, volume: Double, repeatFor: Duration?) { time.advance(.milliseconds(100)) }
+        func say(_ clip: SpeechClip, volume: Double) {}
+        func stop() {}
+        var sampleRate: Int { 48_000 }
+        var fault: String? { nil }
+    }
+
+    /// The virtual box, on a loaded host at fast:240: the early press asked, the hold came in
+    /// time, and nothing was recorded, nor asked any more. The question had aged by the time
+    /// its own tone took, times 240 (100 ms here: 24 s, past the 15 s).
+    @Test func theQuestionIsNotAgedByTheTimeItTakesToAsk() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let time = FakeTime()
+        let clock = FastClock(speed: 240, startWall: Date(), realNanos: time.read)
+        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
+        config.timeZone = TimeZone(identifier: "America/New_York")!
+        let engine = Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
+                            clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: SlowSpeaker(time: time)),
+                            config: config, logger: Logger(label: "test"))
+        _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose")) // Dose 1
+        time.advance(.seconds(130 * 60) / 240) // 130 min on the demo clock
+        _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose"))
+        #expect(await engine.state.pending?.kind == .early)
+        time.advance(.seconds(4)) // the hand reaches the confirm hold 4 s after the question
+        _ = await engine.apply(.tick, source: .system)
+        #expect(await engine.state.pending != nil, "the question still waits: 4 s (and the tone's 0.1 s) of its 15")
+        _ = await engine.apply(.gesture(.confirmHold, button: "dose"), source: .button("dose"))
+        #expect(await engine.state.night.dose2?.metadata.isEarly == true)
+        await engine.shutdown()
+    }
 }
