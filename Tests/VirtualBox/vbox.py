@@ -2118,8 +2118,9 @@ def main() -> int:
     clean = build_clean_image(kernel, rootfs)
     wanted = args.only or ["3", "1", "10", "2", "4", "8", "7", "9", "5", "6", "control"]
     # The next revision is the upgrade's (scenario 7). On this machine's architecture it is made
-    # ready for every run, as before; another's (an hour to build) is needed only for 7.
-    deb, next_deb = ensure_debs(args.deb, need_next=ARCH == HOST_ARCH or "7" in wanted)
+    # ready for every run, as before, unless --deb names the package; another's (an hour to
+    # build) is needed only for 7.
+    deb, next_deb = ensure_debs(args.deb, need_next="7" in wanted or (ARCH == HOST_ARCH and args.deb is None))
     payload = build_payload(deb, next_deb)
     disk = RUN / "disk.img" if args.shell and args.reuse_disk else fresh_disk(clean)
     g = Guest(kernel, disk, payload, "main")
