@@ -864,6 +864,22 @@ class Results:
 
 R = Results()
 
+# Time a guest architecture is given beyond a scenario's timing bound: per bound, with why and
+# what was measured. amd64 has none: its bounds are as written. Under TCG every arm64
+# instruction is translated for this amd64 host (the amd64 guest's are too, but qemu's x86 on
+# x86 is the cheaper translation), so a path a bound measures that runs boxd's code, SQLite and
+# the kernel takes longer than on the amd64 guest; a Pi runs it natively. An allowance is
+# printed with the figure it loosens, never applied silently.
+ALLOWANCES: dict[str, dict[str, tuple[float, str]]] = {
+    "arm64": {},
+}
+
+
+def allowance(bound: str) -> tuple[float, str]:
+    """(ms, words for the figures) this guest's architecture gets beyond `bound`; (0, "") on amd64."""
+    ms, _ = ALLOWANCES.get(ARCH, {}).get(bound, (0.0, ""))
+    return ms, (f" (+{ms:.0f} ms {ARCH}/TCG allowance: ALLOWANCES[{ARCH!r}][{bound!r}])" if ms else "")
+
 
 def status_json(g: Guest, user: str = "root") -> dict:
     r = g.ssh("boxctl status --json", user=user)
@@ -1032,8 +1048,13 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     # onset's lateness is known only to that interval [lo, hi]: it must overlap [-2, +50] ms.
     # The alarms' spacing does not depend on that instant (one Dose 1, three offsets), so the
     # onsets against each other are checked exactly, to 50 ms.
-    check(commit_hi - t_up1 <= 0.25, problems, f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release")
+    stamp_ms, stamp_note = allowance("s1 dose1 stamped")
+    onset_ms, onset_note = allowance("s1 onset")
+    gap_ms, gap_note = allowance("s1 spacing")
+    check(commit_hi - t_up1 <= 0.25 + stamp_ms / 1000, problems,
+          f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release{stamp_note}")
     figs, peaks, onsets = [], [], []
+    figs.append(f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release (bound 250 ms{stamp_note})")
     for name, minute, pred in steps:
         t = first(tones, lambda x: x["on"] > t_up1 + (minute - 5) * per_min and pred(x))
         if not t:
@@ -1043,12 +1064,12 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
         hi = (t["on"] - (t_up1 + minute * per_min)) * 1000
         figs.append(f"{name} {t['note']} {t['wave']} peak {t['peak']:.2f} onset <= {hi:+.0f} ms (>= {lo:+.0f})")
         peaks.append(t["peak"])
-        check(hi >= -2 and lo <= 50, problems, f"{name} onset {lo:+.0f}..{hi:+.0f} ms after its schedule")
+        check(hi >= -2 and lo <= 50 + onset_ms, problems, f"{name} onset {lo:+.0f}..{hi:+.0f} ms after its schedule{onset_note}")
         if onsets:
             name0, minute0, on0 = onsets[0]
             gap = (t["on"] - on0 - (minute - minute0) * per_min) * 1000
             figs.append(f"{name} {gap:+.0f} ms against {name0} + {minute - minute0} min")
-            check(-50 <= gap <= 50, problems, f"{name} {gap:+.0f} ms off its spacing from {name0}")
+            check(-50 - gap_ms <= gap <= 50 + gap_ms, problems, f"{name} {gap:+.0f} ms off its spacing from {name0}{gap_note}")
         onsets.append((name, minute, t["on"]))
     check(len(peaks) == 3 and peaks[0] < peaks[1] < peaks[2], problems, f"levels not rising: {peaks}")
     # Dose 2: the press while the alarm rings (a double would snooze, so the single commits
@@ -1087,7 +1108,8 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     # +100 ms: under TCG the guest's timer, boxd's thread and the capture are all emulated; on a
     # loaded CI host this onset was +70.8 ms (scenario 7's, same run: +38.7 ms). A wrong clock (boot time for
     # wall time, a step not followed) is off by seconds, which this still fails.
-    check(wo is not None and -5 <= err <= 100, problems, f"real clock: window_open onset {err:+.1f} ms")
+    real_ms, real_note = allowance("s1 real clock")
+    check(wo is not None and -5 <= err <= 100 + real_ms, problems, f"real clock: window_open onset {err:+.1f} ms{real_note}")
     real = (f"real clock: window_open E5 gentle onset {err:+.1f} ms after its wall-clock schedule "
             f"(next_alarm {st['next_alarm']['kind'] if st.get('next_alarm') else None} at {st['next_alarm']['at'] if st.get('next_alarm') else None})")
     return R.add("1 good night on real edges", not problems,
