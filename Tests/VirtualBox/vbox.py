@@ -79,27 +79,64 @@ def read_env(path: Path) -> dict[str, str]:
 
 
 VERSIONS = read_env(HERE / "versions.env")
-KVER = VERSIONS["KERNEL_ABI"] + "-amd64"
+# The guest's architecture (Debian's name; also its kernel flavour): this machine's, amd64,
+# unless --arch names another.
+HOST_ARCH = "amd64"
+ARCH = HOST_ARCH
+KVER = VERSIONS["KERNEL_ABI"] + "-" + ARCH
 # The guest's Debian release: versions.env's (bookworm) unless --suite names another, whose
 # pinned inputs are versions-<suite>.env and whose cache is a directory of its own.
 DEFAULT_SUITE = VERSIONS["SUITE"]
 
+# What each architecture's guest runs on. `console`: the first serial port (kernel messages);
+# `results`: the port the guest reports on (vbox-helper say), a socket on the host. On amd64's
+# pc machine both are 16550 UARTs (ttyS0, ttyS1). arm64's virt machine has one PL011 UART
+# (ttyAMA0; qemu 7.2 gives a second only to the secure world), so the reports go to a virtio
+# console (hvc0) instead: the guest reads its name from the kernel command line word
+# vbox.results= (vbox-helper), and the amd64 guests, without the word, keep ttyS1.
+MACHINES = {
+    "amd64": {"qemu": ["qemu-system-x86_64", "-accel", "tcg", "-M", "pc", "-cpu", "qemu64"],
+              "console": "ttyS0", "results": "ttyS1", "boot_s": 120},
+    # -cpu cortex-a72: the Raspberry Pi 4's core (ARMv8.0). Faster under TCG than -cpu max,
+    # whose pointer authentication and BTI (trixie's arm64 kernel and userland use both) are
+    # emulated instruction by instruction; on the A72 they are NOPs. Boot to READY at a host
+    # load of 2.3-2.5: 53 s, against 65 s with max,pauth-impdef=on. The kernel's entropy pool is ready
+    # at once all the same (qemu's virt machine passes an rng-seed in the device tree).
+    # boot_s: how long a boot may take to READY (amd64: 9-40 s).
+    "arm64": {"qemu": ["qemu-system-aarch64", "-accel", "tcg", "-M", "virt", "-cpu", "cortex-a72"],
+              "console": "ttyAMA0", "results": "hvc0", "boot_s": 300},
+}
 
-def select_suite(suite: str) -> None:
+
+def select_suite(suite: str, arch: str = HOST_ARCH) -> None:
     """--suite SUITE: versions-SUITE.env instead of versions.env, the cache and the run's files in
     .build-vbox/SUITE/ (so neither suite's cache prunes the other's). The default suite keeps
-    versions.env and .build-vbox/ as they were."""
-    global VERSIONS, KVER, CACHE, RUN
-    if suite == DEFAULT_SUITE:
+    versions.env and .build-vbox/ as they were. --arch ARCH (another than this machine's) also
+    reads versions-SUITE-ARCH.env over it (the same kernel and packages, what differs by
+    architecture) and keeps its cache in .build-vbox/SUITE-ARCH/."""
+    global VERSIONS, KVER, CACHE, RUN, ARCH
+    if arch not in MACHINES:
+        raise SystemExit(f"vbox: --arch {arch}: known are {', '.join(MACHINES)}")
+    if suite == DEFAULT_SUITE and arch == HOST_ARCH:
         return
-    path = HERE / f"versions-{suite}.env"
+    path = HERE / ("versions.env" if suite == DEFAULT_SUITE else f"versions-{suite}.env")
     if not path.exists():
         raise SystemExit(f"vbox: --suite {suite}: no {path.relative_to(REPO)}")
     VERSIONS = read_env(path)
     if VERSIONS.get("SUITE") != suite:
         raise SystemExit(f"vbox: {path.name} says SUITE={VERSIONS.get('SUITE')}, not {suite}")
-    KVER = VERSIONS["KERNEL_ABI"] + "-amd64"
-    CACHE = CACHE / suite
+    name = suite
+    if arch != HOST_ARCH:
+        path = HERE / f"versions-{suite}-{arch}.env"
+        if not path.exists():
+            raise SystemExit(f"vbox: --suite {suite} --arch {arch}: no {path.relative_to(REPO)}")
+        VERSIONS.update(read_env(path))
+        if VERSIONS.get("ARCH") != arch:
+            raise SystemExit(f"vbox: {path.name} says ARCH={VERSIONS.get('ARCH')}, not {arch}")
+        name = f"{suite}-{arch}"
+    ARCH = arch
+    KVER = VERSIONS["KERNEL_ABI"] + "-" + ARCH
+    CACHE = CACHE / name
     RUN = CACHE / "run"
 
 
@@ -131,8 +168,9 @@ def suite_sources() -> list[str]:
 def apt_options() -> list[str]:
     """apt-get options that read the guest suite's packages: none for the default suite (this
     machine's sources, as before); otherwise lists and a package cache of the rig's own in
-    CACHE/apt, updated here."""
-    if VERSIONS["SUITE"] == DEFAULT_SUITE:
+    CACHE/apt, updated here. For another architecture those lists are of that architecture
+    only, so the kernel's and busybox's names need no :arch."""
+    if VERSIONS["SUITE"] == DEFAULT_SUITE and ARCH == HOST_ARCH:
         return []
     d = CACHE / "apt"
     (d / "lists" / "partial").mkdir(parents=True, exist_ok=True)
@@ -141,6 +179,8 @@ def apt_options() -> list[str]:
     opts = ["-o", f"Dir::Etc::SourceList={d / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/dev/null",
             "-o", f"Dir::State::Lists={d / 'lists'}", "-o", f"Dir::Cache={d / 'cache'}",
             "-o", "APT::Sandbox::User=root"]
+    if ARCH != HOST_ARCH:
+        opts += ["-o", f"APT::Architecture={ARCH}", "-o", f"APT::Architectures::={ARCH}"]
     sh(["apt-get", "-q", "-q"] + opts + ["update"])
     return opts
 
@@ -168,11 +208,45 @@ def prune(pattern: str, keep: Path) -> None:
 # Cache: kernel, gpio-sim module, initrd, rootfs, clean image
 
 
+# Runs in bash with scripts/lib/suite-root.bash sourced: SUITE ROOT LOG ARCH SRC CMD... makes
+# the root of SUITE for ARCH if it is missing, then runs CMD in it with SRC at /src. A
+# suite-root.bash that does not know other architectures yet (no suite_root_foreign) would
+# take a foreign root for a stale one and make it again: then the root must exist already.
+IN_SUITE_ROOT = r"""
+. scripts/lib/suite-root.bash
+suite=$1 root=$2 log=$3 arch=$4
+shift 4
+if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+  suite_root_make "$suite" "$root" "$log"
+elif declare -F suite_root_foreign >/dev/null; then
+  suite_root_make "$suite" "$root" "$log" "$arch"
+elif [ ! -f "$root/.suite-root" ]; then
+  echo "vbox: no $arch root of $suite in $root (make it with suite_root_make $suite $root LOG $arch)" >&2
+  exit 1
+fi
+suite_root_run "$root" "$@"
+"""
+
+
+def in_suite_root(src: Path, *cmd) -> None:
+    """Runs cmd in the root of the guest's suite and architecture (scripts/lib/suite-root.bash,
+    .build-roots/SUITE-ARCH, the one scripts/package builds in) with `src` as its /src. A root of
+    another architecture runs under qemu-user: it gets the package mirrors but not this
+    machine's Swift toolchain, which is amd64's."""
+    suite = VERSIONS["SUITE"]
+    root = REPO / ".build-roots" / f"{suite}-{ARCH}"
+    env = dict(os.environ)
+    if ARCH != HOST_ARCH:
+        env["SUITE_ROOT_BINDS"] = "/opt/swift-packages:/opt/swift-packages"
+    sh(["bash", "-euc", IN_SUITE_ROOT, "vbox", suite, root, src / "root.log", ARCH, src] + list(cmd), cwd=REPO, env=env)
+
+
 def build_kernel() -> Path:
     """Kernel, the guest's module subset (with gpio-sim built out of tree) and the initrd."""
     key = tree_hash(HERE / "initrd", HERE / "helper" / "gpio-sim.sed",
                     extra=f"{VERSIONS['KERNEL_ABI']} {VERSIONS['KERNEL_PKG_VERSION']} {GUEST_MODULES} v2"
-                    + (f" {VERSIONS['GPIO_SIM_BUILD']}" if "GPIO_SIM_BUILD" in VERSIONS else ""))
+                    + (f" {VERSIONS['GPIO_SIM_BUILD']}" if "GPIO_SIM_BUILD" in VERSIONS else "")
+                    + (f" {ARCH}" if ARCH != HOST_ARCH else ""))
     out = CACHE / f"kernel-{VERSIONS['KERNEL_ABI']}-{key}"
     if (out / "done").exists():
         return out
@@ -182,14 +256,20 @@ def build_kernel() -> Path:
     work = Path(tempfile.mkdtemp(prefix="vbox-kernel-", dir=CACHE))
     work.chmod(0o755)  # apt-get download drops to user _apt
     abi, pv = VERSIONS["KERNEL_ABI"], VERSIONS["KERNEL_PKG_VERSION"]
-    pkgs = [f"linux-image-{abi}-amd64={pv}", f"linux-headers-{abi}-amd64={pv}", f"linux-headers-{abi}-common={pv}",
+    pkgs = [f"linux-image-{abi}-{ARCH}={pv}", f"linux-headers-{abi}-{ARCH}={pv}", f"linux-headers-{abi}-common={pv}",
             f"linux-kbuild-{abi}={pv}", f"linux-source-6.12={pv}"]
+    if ARCH != HOST_ARCH:
+        pkgs.append("busybox-static")  # the initrd's shell, of the guest's architecture
     sh(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"] + apt_options() + pkgs, cwd=work)
     x = work / "x"
     x.mkdir()
     for deb in work.glob("linux-*.deb"):
         if "linux-source" not in deb.name:
             sh(["dpkg-deb", "-x", deb, x])
+    busybox = Path("/bin/busybox")
+    if ARCH != HOST_ARCH:
+        sh(["dpkg-deb", "-x", next(work.glob("busybox-static_*.deb")), work / "busybox"])
+        busybox = next(p for p in [work / "busybox/usr/bin/busybox", work / "busybox/bin/busybox"] if p.exists())
     if (x / "usr/lib/modules").is_dir() and not (x / "lib/modules").exists():
         # Debian 13's kernel package ships /usr/lib/modules (merged /usr); depmod and modprobe
         # -d of this machine's kmod look in <base>/lib/modules.
@@ -211,19 +291,22 @@ def build_kernel() -> Path:
         raise SystemExit("vbox: irq_sim.c did not take the gpio-sim.sed patch (kernel source changed?)")
     (mod / "irq_sim.c").write_text(irq)
     (mod / "Kbuild").write_text("obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n")
-    headers = x / f"usr/src/linux-headers-{abi}-amd64"
+    headers = x / f"usr/src/linux-headers-{abi}-{ARCH}"
     mk = headers / "Makefile"
     if VERSIONS.get("GPIO_SIM_BUILD") == "suite-root":
         # In a root of the guest's suite, with its compiler (the work directory is its /src).
+        # For another architecture that root is the guest's architecture too (qemu-user): the
+        # headers' kbuild tools (fixdep, modpost) are its binaries, and so is its strip.
         mk.write_text(mk.read_text().replace("include /usr/src/", "include /src/x/usr/src/"))
-        suite, root = VERSIONS["SUITE"], REPO / ".build-roots" / f"{VERSIONS['SUITE']}-amd64"
-        sh(["bash", "-euc", '. scripts/lib/suite-root.bash; suite_root_make "$1" "$2" "$3"; shift 3; suite_root_run "$@"',
-            "vbox", suite, root, work / "root.log", root, work, "make", "-s", "-C", "/src" / headers.relative_to(work),
-            f"M=/src/{mod.relative_to(work)}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"], cwd=REPO)
+        in_suite_root(work, "make", "-s", "-C", "/src" / headers.relative_to(work),
+                      f"M=/src/{mod.relative_to(work)}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules")
+        if ARCH != HOST_ARCH:
+            in_suite_root(work, "strip", "--strip-debug", f"/src/{mod.relative_to(work)}/gpio-sim.ko")
     else:
         mk.write_text(mk.read_text().replace("include /usr/src/", f"include {x}/usr/src/"))
         sh(["make", "-s", "-C", headers, f"M={mod}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"])
-    sh(["strip", "--strip-debug", mod / "gpio-sim.ko"])
+    if ARCH == HOST_ARCH:
+        sh(["strip", "--strip-debug", mod / "gpio-sim.ko"])
 
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(x / f"boot/vmlinuz-{KVER}", out / "vmlinuz")
@@ -258,7 +341,7 @@ def build_kernel() -> Path:
     ird = work / "initrd"
     for d in ["bin", "dev", "proc", "sys", "newroot", "lib/modules"]:
         (ird / d).mkdir(parents=True, exist_ok=True)
-    shutil.copy("/bin/busybox", ird / "bin/busybox")
+    shutil.copy(busybox, ird / "bin/busybox")
     order = []
     for p in closure(INITRD_MODULES):
         name = Path(p).name.removesuffix(".xz")
@@ -280,7 +363,7 @@ def build_kernel() -> Path:
 
 
 def build_rootfs() -> Path:
-    key = tree_hash(extra=f"{VERSIONS['SUITE']} {VERSIONS['GUEST_PACKAGES']} v1")
+    key = tree_hash(extra=f"{VERSIONS['SUITE']} {VERSIONS['GUEST_PACKAGES']} v1" + (f" {ARCH}" if ARCH != HOST_ARCH else ""))
     out = CACHE / f"rootfs-{key}.tar"
     if out.exists():
         return out
@@ -288,7 +371,9 @@ def build_rootfs() -> Path:
     log(f"building the Debian root filesystem {out.name} (mmdebstrap)")
     prune("rootfs-*.tar", out)
     tmp = out.with_suffix(".tmp")
-    sh(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={VERSIONS['GUEST_PACKAGES']}",
+    # Another architecture's root is made under qemu-user (binfmt_misc, as for its build root).
+    sh(["mmdebstrap", "--quiet", "--variant=minbase", f"--include={VERSIONS['GUEST_PACKAGES']}"]
+       + ([f"--arch={ARCH}"] if ARCH != HOST_ARCH else []) + [
         "--aptopt=APT::Install-Recommends \"false\"",
         "--dpkgopt=path-exclude=/usr/share/man/*", "--dpkgopt=path-exclude=/usr/share/doc/*",
         "--dpkgopt=path-exclude=/usr/share/locale/*", "--dpkgopt=path-include=/usr/share/locale/locale.alias",
@@ -308,6 +393,19 @@ def ssh_key() -> Path:
 
 
 def build_helper(dest: Path) -> None:
+    if ARCH != HOST_ARCH:
+        # The guest's architecture: compiled in its suite's root under qemu-user (its gcc and
+        # libasound2-dev), from a copy of helper/ that is the root's /src.
+        work = Path(tempfile.mkdtemp(prefix="vbox-helper-", dir=CACHE))
+        shutil.copytree(HERE / "helper", work / "helper")
+        in_suite_root(work, "bash", "-euc", "cd /src/helper; "
+                      "gcc -O2 -Wall -Wextra -o vbox-helper vbox-helper.c -lasound -lm; "
+                      "gcc -O2 -Wall -shared -fPIC -o nosync.so nosync.c; "
+                      "gcc -O2 -Wall -shared -fPIC -o slowsync.so slowsync.c -ldl")
+        for f in ["vbox-helper", "nosync.so", "slowsync.so"]:
+            shutil.copy(work / "helper" / f, dest / f)
+        shutil.rmtree(work)
+        return
     sh(["gcc", "-O2", "-Wall", "-Wextra", "-o", dest / "vbox-helper", HERE / "helper/vbox-helper.c", "-lasound", "-lm"])
     sh(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", dest / "nosync.so", HERE / "helper/nosync.c"])
     sh(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", dest / "slowsync.so", HERE / "helper/slowsync.c", "-ldl"])
@@ -333,7 +431,7 @@ def build_clean_image(kernel: Path, rootfs: Path) -> Path:
     (root / "usr/local/lib/vbox").mkdir(parents=True, exist_ok=True)
     for lib in ["nosync.so", "slowsync.so"]:
         shutil.move(root / "usr/local/bin" / lib, root / "usr/local/lib/vbox" / lib)
-    env = dict(os.environ, VBOX_SSH_PUBKEY=str(ssh_key().with_suffix(".pub")))
+    env = dict(os.environ, VBOX_SSH_PUBKEY=str(ssh_key().with_suffix(".pub")), VBOX_RESULTS_TTY=MACHINES[ARCH]["results"])
     sh([HERE / "guest/image-setup.sh", root], env=env)
     tmp = out.with_suffix(".tmp")
     sh(["mkfs.ext4", "-q", "-F", "-L", "vbox-root", "-d", root, tmp, VERSIONS["IMAGE_SIZE"]])
@@ -343,13 +441,15 @@ def build_clean_image(kernel: Path, rootfs: Path) -> Path:
     return out
 
 
-def ensure_debs() -> tuple[Path, Path]:
+def ensure_debs(given: Path | None = None, need_next: bool = True) -> tuple[Path, Path | None]:
     """The Debian packages a user installs: debian/changelog's version and the next Debian
-    revision of the same code (for the upgrade). Reused from .build-package/out when
-    scripts/package built them from this source (its .inputs stamp; CI's
-    `scripts/package-test --upgrade` leaves both there), otherwise built with scripts/package."""
+    revision of the same code (for the upgrade, scenario 7; None when it does not run). Reused
+    from .build-package/out when scripts/package built them from this source (its .inputs
+    stamp; CI's `scripts/package-test --upgrade` leaves both there), otherwise built with
+    scripts/package. `given` (--deb PATH) is installed whatever its stamp says, and the log says
+    how it stands. Another architecture's package (an hour under qemu-user) is never built here."""
     version = sh(["dpkg-parsechangelog", "-l", REPO / "debian/changelog", "-SVersion"], capture=True).stdout.strip()
-    arch = sh(["dpkg", "--print-architecture"], capture=True).stdout.strip()
+    arch = ARCH
     upstream, rev = version.rsplit("-", 1)
     want = sh([REPO / "scripts/package", "--inputs-hash"], capture=True, cwd=REPO).stdout.strip()
     # Another suite's packages: `scripts/package --suite SUITE`, built in a root of that suite,
@@ -359,16 +459,36 @@ def ensure_debs() -> tuple[Path, Path]:
         n = sh(["bash", "-euc", '. scripts/lib/suite-root.bash; suite_number "$1"', "vbox", suite],
                capture=True, cwd=REPO).stdout.strip()
         tail, cmd = f"~deb{n}", cmd + ["--suite", suite]
-    debs = []
+    if arch != HOST_ARCH:
+        cmd += ["--arch", arch]
+    debs: list[Path | None] = []
     for v in [version, f"{upstream}-{int(rev) + 1}"]:
+        if debs and not need_next:
+            debs.append(None)
+            break
         deb = PACKAGE_OUT / f"dosetap-box_{v}{tail}_{arch}.deb"
+        if given and not debs:
+            deb = given.resolve()
         stamp = deb.with_suffix(".inputs")
         have = stamp.read_text().strip() if stamp.exists() else None
-        if deb.exists() and have == want:
+        if given and not debs:
+            if not deb.exists():
+                raise SystemExit(f"vbox: --deb {given}: no such file")
+            if not deb.name.endswith(f"_{arch}.deb"):
+                raise SystemExit(f"vbox: --deb {deb.name} is not a package for {arch}")
+            log(f"installing {deb} as given (--deb): "
+                + ("built from this source" if have == want else "has no .inputs stamp" if have is None
+                   else f"BUILT FROM OTHER SOURCE (inputs {have}, this checkout {want})"))
+        elif deb.exists() and have == want:
             log(f"reusing {deb.relative_to(REPO)} (built from this source, inputs {want})")
         else:
             why = "absent" if not deb.exists() else ("has no .inputs stamp" if have is None
                                                       else f"built from other source (inputs {have}, now {want})")
+            if arch != HOST_ARCH:
+                raise SystemExit(f"vbox: {deb.name} {why}: build it with "
+                                 f"{shlex.join(str(c.relative_to(REPO)) if isinstance(c, Path) else c for c in cmd)}"
+                                 + (f" (DOSETAP_DEB_VERSION={v})" if v != version else "")
+                                 + " (about an hour) or name one with --deb PATH")
             extra = f"DOSETAP_DEB_VERSION={v} " if v != version else ""
             log(f"{deb.name} {why}: {extra}{shlex.join(str(c.relative_to(REPO)) if isinstance(c, Path) else c for c in cmd)}")
             t = time.monotonic()
@@ -382,7 +502,7 @@ def ensure_debs() -> tuple[Path, Path]:
     return debs[0], debs[1]
 
 
-def build_payload(deb: Path, next_deb: Path) -> Path:
+def build_payload(deb: Path, next_deb: Path | None) -> Path:
     """What a person installing the box has: the .deb (and, for the upgrade, the next one)
     and the README whose install steps are run.
 
@@ -393,7 +513,8 @@ def build_payload(deb: Path, next_deb: Path) -> Path:
     d = stage / "dosetap"
     (d / "next").mkdir(parents=True)
     shutil.copy(deb, d / deb.name)
-    shutil.copy(next_deb, d / "next" / next_deb.name)
+    if next_deb:
+        shutil.copy(next_deb, d / "next" / next_deb.name)
     shutil.copy(REPO / "README.md", d / "README.md")
     tar = RUN / "payload.tar"
     sh(["tar", "-c", "-f", tar, "-C", stage, "--owner=0", "--group=0", "dosetap"])
@@ -438,15 +559,21 @@ class Guest:
             f.write_text("")
         if self not in LIVE:
             LIVE.append(self)
-        args = ["qemu-system-x86_64", "-accel", "tcg", "-M", "pc", "-cpu", "qemu64", "-m", "1024", "-smp", "2",
+        machine = MACHINES[ARCH]
+        # The results port: a second UART where there is one (ttyS1), else a virtio console.
+        results = (["-serial", "chardev:ttyS1"] if machine["results"] == "ttyS1" else
+                   ["-device", "virtio-serial-pci,id=vser0", "-device", "virtconsole,bus=vser0.0,chardev=ttyS1"])
+        words = "" if machine["results"] == "ttyS1" else f" vbox.results={machine['results']}"
+        args = machine["qemu"] + ["-m", "1024", "-smp", "2",
                 "-nodefaults", "-display", "none", "-no-reboot", "-monitor", "none",
                 "-serial", f"file:{self.console}", "-chardev", f"socket,id=ttyS1,path={self.listen_serial()}",
-                "-serial", "chardev:ttyS1",
+                *results,
                 "-drive", f"file={self.disk},if=virtio,format=raw,cache=none",
                 "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
                 "-device", "virtio-net-pci,netdev=n0,romfile=",
                 "-kernel", self.kernel / "vmlinuz", "-initrd", self.kernel / "initrd.gz",
-                "-append", f"console=ttyS0 root=/dev/vda rw quiet loglevel=4 systemd.show_status=0 {cmdline}".strip()]
+                "-append", f"console={machine['console']} root=/dev/vda rw quiet loglevel=4 systemd.show_status=0"
+                f"{words} {cmdline}".strip()]
         if self.payload:
             args[args.index("-netdev"):args.index("-netdev")] = [
                 "-drive", f"file={self.payload},if=virtio,format=raw,readonly=on"]
@@ -508,10 +635,11 @@ class Guest:
                 # guest that never writes.
                 self.serial_cond.wait(left)
 
-    def boot(self, cmdline: str = "", timeout: float = 120) -> float:
+    def boot(self, cmdline: str = "", timeout: float | None = None) -> float:
         """start + wait_ready. A guest kernel that panics while booting under emulation (seen
         once here: get_random_u32 in an interrupt, before any of boxd ran) is the emulator's
         trouble, not the box's: it is booted again, once, and the panic is counted."""
+        timeout = timeout or MACHINES[ARCH]["boot_s"]
         self.start(cmdline)
         try:
             return self.wait_ready(timeout)
@@ -524,7 +652,8 @@ class Guest:
             self.start(cmdline)
             return self.wait_ready(timeout)
 
-    def wait_ready(self, timeout: float = 120) -> float:
+    def wait_ready(self, timeout: float | None = None) -> float:
+        timeout = timeout or MACHINES[ARCH]["boot_s"]
         m = self.wait_line(r"VBOX READY uptime=([\d.]+)", timeout)
         if not m:
             tail = "\n".join(self.console.read_text(errors="replace").splitlines()[-30:])
@@ -747,6 +876,22 @@ class Results:
 
 R = Results()
 
+# Time a guest architecture is given beyond a scenario's timing bound: per bound, with why and
+# what was measured. amd64 has none: its bounds are as written. Under TCG every arm64
+# instruction is translated for this amd64 host (the amd64 guest's are too, but qemu's x86 on
+# x86 is the cheaper translation), so a path a bound measures that runs boxd's code, SQLite and
+# the kernel takes longer than on the amd64 guest; a Pi runs it natively. An allowance is
+# printed with the figure it loosens, never applied silently.
+ALLOWANCES: dict[str, dict[str, tuple[float, str]]] = {
+    "arm64": {},
+}
+
+
+def allowance(bound: str) -> tuple[float, str]:
+    """(ms, words for the figures) this guest's architecture gets beyond `bound`; (0, "") on amd64."""
+    ms, _ = ALLOWANCES.get(ARCH, {}).get(bound, (0.0, ""))
+    return ms, (f" (+{ms:.0f} ms {ARCH}/TCG allowance: ALLOWANCES[{ARCH!r}][{bound!r}])" if ms else "")
+
 
 def status_json(g: Guest, user: str = "root") -> dict:
     r = g.ssh("boxctl status --json", user=user)
@@ -915,8 +1060,13 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     # onset's lateness is known only to that interval [lo, hi]: it must overlap [-2, +50] ms.
     # The alarms' spacing does not depend on that instant (one Dose 1, three offsets), so the
     # onsets against each other are checked exactly, to 50 ms.
-    check(commit_hi - t_up1 <= 0.25, problems, f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release")
+    stamp_ms, stamp_note = allowance("s1 dose1 stamped")
+    onset_ms, onset_note = allowance("s1 onset")
+    gap_ms, gap_note = allowance("s1 spacing")
+    check(commit_hi - t_up1 <= 0.25 + stamp_ms / 1000, problems,
+          f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release{stamp_note}")
     figs, peaks, onsets = [], [], []
+    figs.append(f"Dose 1 stamped within {(commit_hi - t_up1) * 1000:.0f} ms of the release (bound 250 ms{stamp_note})")
     for name, minute, pred in steps:
         t = first(tones, lambda x: x["on"] > t_up1 + (minute - 5) * per_min and pred(x))
         if not t:
@@ -926,12 +1076,12 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
         hi = (t["on"] - (t_up1 + minute * per_min)) * 1000
         figs.append(f"{name} {t['note']} {t['wave']} peak {t['peak']:.2f} onset <= {hi:+.0f} ms (>= {lo:+.0f})")
         peaks.append(t["peak"])
-        check(hi >= -2 and lo <= 50, problems, f"{name} onset {lo:+.0f}..{hi:+.0f} ms after its schedule")
+        check(hi >= -2 and lo <= 50 + onset_ms, problems, f"{name} onset {lo:+.0f}..{hi:+.0f} ms after its schedule{onset_note}")
         if onsets:
             name0, minute0, on0 = onsets[0]
             gap = (t["on"] - on0 - (minute - minute0) * per_min) * 1000
             figs.append(f"{name} {gap:+.0f} ms against {name0} + {minute - minute0} min")
-            check(-50 <= gap <= 50, problems, f"{name} {gap:+.0f} ms off its spacing from {name0}")
+            check(-50 - gap_ms <= gap <= 50 + gap_ms, problems, f"{name} {gap:+.0f} ms off its spacing from {name0}{gap_note}")
         onsets.append((name, minute, t["on"]))
     check(len(peaks) == 3 and peaks[0] < peaks[1] < peaks[2], problems, f"levels not rising: {peaks}")
     # Dose 2: the press while the alarm rings (a double would snooze, so the single commits
@@ -970,7 +1120,8 @@ def scenario_night(g: Guest, speed: int = 120) -> bool:
     # +100 ms: under TCG the guest's timer, boxd's thread and the capture are all emulated; on a
     # loaded CI host this onset was +70.8 ms (scenario 7's, same run: +38.7 ms). A wrong clock (boot time for
     # wall time, a step not followed) is off by seconds, which this still fails.
-    check(wo is not None and -5 <= err <= 100, problems, f"real clock: window_open onset {err:+.1f} ms")
+    real_ms, real_note = allowance("s1 real clock")
+    check(wo is not None and -5 <= err <= 100 + real_ms, problems, f"real clock: window_open onset {err:+.1f} ms{real_note}")
     real = (f"real clock: window_open E5 gentle onset {err:+.1f} ms after its wall-clock schedule "
             f"(next_alarm {st['next_alarm']['kind'] if st.get('next_alarm') else None} at {st['next_alarm']['at'] if st.get('next_alarm') else None})")
     return R.add("1 good night on real edges", not problems,
@@ -1709,7 +1860,7 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
     wal_lost, wal_verdict = "", ""
     t0 = time.monotonic()
     for cycle in range(cycles + 1):
-        boots.append(g.boot(timeout=120))
+        boots.append(g.boot())
         if cycle == 0:
             env = "LD_PRELOAD=/usr/local/lib/vbox/nosync.so" if control else ""
             g.ssh("vbox fresh" + (f" --env {env}" if env else ""))
@@ -1977,6 +2128,10 @@ def main() -> int:
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--suite", default=DEFAULT_SUITE,
                     help=f"the guest's Debian release (default {DEFAULT_SUITE}; others: versions-SUITE.env)")
+    ap.add_argument("--arch", default=HOST_ARCH,
+                    help=f"the guest's architecture (default {HOST_ARCH}; arm64: versions-SUITE-arm64.env, qemu's virt machine)")
+    ap.add_argument("--deb", type=Path, default=None,
+                    help="the .deb to install, whatever its .inputs stamp says (the log tells how it stands)")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
     ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
@@ -1985,9 +2140,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None, help="seed for the random kill moments")
     args = ap.parse_args()
     VERBOSE = args.verbose
-    select_suite(args.suite)
-    if args.suite != DEFAULT_SUITE:
-        log(f"guest suite {args.suite} ({Path(VERSIONS.get('KERNEL_ABI', '')).name} kernel); cache {CACHE}")
+    select_suite(args.suite, args.arch)
+    if args.suite != DEFAULT_SUITE or ARCH != HOST_ARCH:
+        log(f"guest suite {args.suite} {ARCH} ({VERSIONS.get('KERNEL_ABI', '')} kernel); cache {CACHE}")
     CACHE.mkdir(parents=True, exist_ok=True)
     RUN.mkdir(exist_ok=True)
     for stale in CACHE.glob("vbox-*"):  # work directories of an interrupted build
@@ -1995,7 +2150,11 @@ def main() -> int:
     kernel = build_kernel()
     rootfs = build_rootfs()
     clean = build_clean_image(kernel, rootfs)
-    deb, next_deb = ensure_debs()
+    wanted = args.only or ["3", "1", "10", "2", "4", "8", "7", "9", "5", "6", "control"]
+    # The next revision is the upgrade's (scenario 7). On this machine's architecture it is made
+    # ready for every run, as before, unless --deb names the package; another's (an hour to
+    # build) is needed only for 7.
+    deb, next_deb = ensure_debs(args.deb, need_next="7" in wanted or (ARCH == HOST_ARCH and args.deb is None))
     payload = build_payload(deb, next_deb)
     disk = RUN / "disk.img" if args.shell and args.reuse_disk else fresh_disk(clean)
     g = Guest(kernel, disk, payload, "main")
@@ -2003,7 +2162,6 @@ def main() -> int:
     boot = g.boot(args.cmdline if args.shell else "")
     log(f"booted in {boot:.1f} s")
     (log if args.shell else debug)(shlex.join(g.ssh_args()))
-    wanted = args.only or ["3", "1", "10", "2", "4", "8", "7", "9", "5", "6", "control"]
     rng = random.Random(args.seed)
     if not args.shell:
         (RUN / "results.txt").write_text("")

@@ -8,6 +8,10 @@ for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.
          getty@tty1.service getty-static.service systemd-timesyncd.service; do
   ln -sf /dev/null "$R/etc/systemd/system/$u"
 done
+# The port the guest reports on (vbox-helper say) carries no login: systemd's getty generator
+# starts one on a virtual machine's first virtio console (hvc0, the arm64 guest's port), which
+# would hang it up. A no-op for ttyS1, which gets no getty.
+ln -sf /dev/null "$R/etc/systemd/system/serial-getty@${VBOX_RESULTS_TTY:-ttyS1}.service"
 # No "first boot" or "needs update" work on every boot of the same image.
 touch "$R/etc/.updated" "$R/var/.updated"
 # A fixed machine id: journald and systemd keep their state across the rig's reboots.

@@ -1,7 +1,8 @@
 /*
  * vbox-helper: the guest-side instrument of the virtual bedside box (Tests/VirtualBox).
  *
- * Built on the host (Debian 12, same glibc and libasound as the guest) and installed in the
+ * Built on the host (Debian 12, same glibc and libasound as the guest; for an arm64 guest in
+ * the arm64 root of its suite, under qemu-user) and installed in the
  * guest image as /usr/local/bin/vbox-helper. Every time it prints is CLOCK_MONOTONIC in
  * seconds with microseconds, the clock the kernel stamps GPIO edges with.
  *
@@ -23,8 +24,12 @@
  *       Samples gpio-sim output lines (DIR/sim_gpioN/value for N in LINES, "22,23,24")
  *       every 2 ms and prints "LED t=... v=101" at each change (values in LINES order).
  *   vbox-helper say TEXT...
- *       Writes one line to /dev/ttyS1 and waits until the UART has sent it (tcdrain), so a
- *       line the guest printed before a power cut is in the host's file.
+ *       Writes one line to the results port and waits until it was sent (tcdrain), so a
+ *       line the guest printed before a power cut is in the host's file. The port is the
+ *       kernel command line's vbox.results=NAME (the host picks it with the machine: hvc0,
+ *       a virtio console, on arm64's virt), /dev/ttyS1 without it (the amd64 guests).
+ *   vbox-helper tty
+ *       Prints the results port's path (for stty in ready.sh).
  *   vbox-helper clocks
  *       Prints CLOCK_REALTIME and CLOCK_MONOTONIC read back to back (to put wall-clock
  *       schedules on the monotonic timeline of the captures).
@@ -125,9 +130,27 @@ static int cmd_led(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- say */
 
+/* The results port: /dev/NAME for vbox.results=NAME on the kernel command line, else ttyS1.
+   The one place the guest's side names it. */
+static const char *results_tty(void) {
+    static char path[64] = "/dev/ttyS1";
+    char line[4096];
+    FILE *f = fopen("/proc/cmdline", "r");
+    if (!f) return path;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = 0;
+    for (char *w = strtok(line, " \n"); w; w = strtok(NULL, " \n")) {
+        if (strncmp(w, "vbox.results=", 13) == 0 && w[13] && !strchr(w + 13, '/'))
+            snprintf(path, sizeof path, "/dev/%s", w + 13);
+    }
+    return path;
+}
+
 static int cmd_say(int argc, char **argv) {
-    int fd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY);
-    if (fd < 0) { fprintf(stderr, "say: /dev/ttyS1: %s\n", strerror(errno)); return 1; }
+    const char *tty = results_tty();
+    int fd = open(tty, O_WRONLY | O_NOCTTY);
+    if (fd < 0) { fprintf(stderr, "say: %s: %s\n", tty, strerror(errno)); return 1; }
     char buf[4096];
     size_t len = 0;
     for (int i = 0; i < argc && len < sizeof buf - 2; i++) {
@@ -534,7 +557,7 @@ static int cmd_analyse(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: vbox-helper press|capture|analyse|led|say|adjtimex ...\n");
+        fprintf(stderr, "usage: vbox-helper press|capture|analyse|led|say|tty|adjtimex ...\n");
         return 2;
     }
     const char *cmd = argv[1];
@@ -545,6 +568,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "analyse") == 0) return cmd_analyse(argc, argv);
     if (strcmp(cmd, "led") == 0) return cmd_led(argc, argv);
     if (strcmp(cmd, "say") == 0) return cmd_say(argc, argv);
+    if (strcmp(cmd, "tty") == 0) return printf("%s\n", results_tty()) < 0;
     if (strcmp(cmd, "adjtimex") == 0) return cmd_adjtimex(argc, argv);
     if (strcmp(cmd, "clocks") == 0) {
         /* CLOCK_REALTIME and CLOCK_MONOTONIC read back to back (the tighter of three tries). */
