@@ -42,12 +42,16 @@ public struct RealClock: BoxClock {
 /// Real time sped up N times, for demos: a night passes in minutes. Button gestures keep
 /// real time (the edge clock is the real CLOCK_MONOTONIC): a press is still a press. While
 /// a confirmation waits the clock runs at real speed (`setRealTime`), so its 15 s are 15 s
-/// for the person holding the button, at any speed.
+/// for the person holding the button, at any speed. A button's action is answered at real
+/// speed too (`answerAtRealSpeed`), so a question it asks is not aged by the answer's own
+/// tone and writes times N; when it asks none, the clock catches up as if it had never slowed.
 public final class FastClock: BoxClock {
     struct Anchor {
         var realNanos: Int64
         var elapsedNanos: Int64
         var realTime = false
+        /// Slowed for an answer that may ask a question: undone (caught up) if it asks none.
+        var answering = false
     }
 
     let speed: Double
@@ -76,14 +80,31 @@ public final class FastClock: BoxClock {
         return anchor.withLock { a in a.elapsedNanos + Int64(Double(real - a.realNanos) * (a.realTime ? 1 : speed)) }
     }
 
-    /// Runs at real speed (true) or sped up (false) from now on, without a jump.
+    /// Runs at real speed (true) or sped up (false) from now on, without a jump; except after
+    /// `answerAtRealSpeed` with no question asked (false): then the clock reads what it would
+    /// have read had it never slowed.
     public func setRealTime(_ on: Bool) {
         let real = realNanos()
         anchor.withLock { a in
+            let caughtUp = a.answering && !on
+            a.answering = false
             guard a.realTime != on else { return }
-            a.elapsedNanos += Int64(Double(real - a.realNanos) * (a.realTime ? 1 : speed))
+            a.elapsedNanos += Int64(Double(real - a.realNanos) * (a.realTime && !caughtUp ? 1 : speed))
             a.realNanos = real
             a.realTime = on
+        }
+    }
+
+    /// Real speed while a button's action is answered; `setRealTime` ends it (the engine calls
+    /// it after every action). Nothing changes while a question already waits.
+    public func answerAtRealSpeed() {
+        let real = realNanos()
+        anchor.withLock { a in
+            guard !a.realTime else { return }
+            a.elapsedNanos += Int64(Double(real - a.realNanos) * speed)
+            a.realNanos = real
+            a.realTime = true
+            a.answering = true
         }
     }
 

@@ -165,8 +165,9 @@ public actor Engine {
         // A hand on the button: a sped-up demo clock runs at real speed while the box answers,
         // so a confirmation it asks for is not aged by its tone, light and log writes times
         // the speed (at fast:240, 60 ms of a busy host were the whole 15 s). afterTransitions
-        // keeps real time only while a confirmation waits.
-        if case .button = source { (clock as? FastClock)?.setRealTime(true) }
+        // keeps real time only while a confirmation waits; otherwise the clock catches up, so
+        // the night's schedule is where full speed puts it.
+        if case .button = source { (clock as? FastClock)?.answerAtRealSpeed() }
         let result = transition(action, source: source)
         settleSupply()
         settleHealth()

@@ -29,6 +29,26 @@ import Testing
         #expect(clock.now().monoNanos == 135_000_000_000)
     }
 
+    /// The night's schedule does not move when a press asks nothing: the clock slowed while
+    /// the box answered, then reads what full speed gives (the virtual box's alarm onsets
+    /// came 73-301 ms late while it did not catch up).
+    @Test func anAnswerThatAsksNothingLeavesTheScheduleWhereItWas() {
+        let time = FakeTime()
+        let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
+        clock.answerAtRealSpeed()
+        time.advance(.milliseconds(500))
+        #expect(clock.now().monoNanos == 500_000_000, "real speed while the box answers")
+        clock.setRealTime(false)
+        #expect(clock.now().monoNanos == 30_000_000_000, "caught up: 0.5 s at 60x")
+        clock.answerAtRealSpeed()
+        time.advance(.milliseconds(500))
+        clock.setRealTime(true) // the answer asked a question: real time from the answer's start
+        time.advance(.seconds(1))
+        #expect(clock.now().monoNanos == 31_500_000_000)
+        clock.setRealTime(false) // the question ended: no catch-up for its real seconds
+        #expect(clock.now().monoNanos == 31_500_000_000)
+    }
+
     @Test func aPendingConfirmationSlowsTheDemoClock() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -80,6 +100,8 @@ import Testing
                             clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: SlowSpeaker(time: time)),
                             config: config, logger: Logger(label: "test"))
         _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose")) // Dose 1
+        #expect(clock.now().monoNanos == 24_000_000_000, "Dose 1 asked nothing: the clock where full speed puts it (its tone's 0.1 s x 240)")
+        #expect(!clock.runsInRealTime)
         time.advance(.seconds(130 * 60) / 240) // 130 min on the demo clock
         _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose"))
         #expect(await engine.state.pending?.kind == .early)
