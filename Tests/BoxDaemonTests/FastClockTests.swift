@@ -15,6 +15,21 @@ import Testing
         var read: @Sendable () -> Int64 { { [self] in nanos.withLock { $0 } } }
     }
 
+    static func stateDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// An engine on the demo clock with the shipped config (New York), simulated LED, `audio`.
+    static func engine(clock: FastClock, audio: any TonePlayer, dir: URL) throws -> Engine {
+        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
+        config.timeZone = TimeZone(identifier: "America/New_York")!
+        return Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
+                      clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: audio),
+                      config: config, logger: Logger(label: "test"))
+    }
+
     @Test func realTimeWhileAsked_andNoJumpEitherWay() {
         let time = FakeTime()
         let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
@@ -50,16 +65,11 @@ import Testing
     }
 
     @Test func aPendingConfirmationSlowsTheDemoClock() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let time = FakeTime()
         let clock = FastClock(speed: 60, startWall: Date(), realNanos: time.read)
-        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
-        config.timeZone = TimeZone(identifier: "America/New_York")!
-        let engine = Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
-                            clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero })),
-                            config: config, logger: Logger(label: "test"))
+        let engine = try Self.engine(clock: clock, audio: WavSink(clock: { .zero }), dir: dir)
         _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose")) // Dose 1
         time.advance(.seconds(125)) // 125 min on the demo clock: past the floor, before the window
         _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose"))
@@ -89,16 +99,11 @@ import Testing
     /// time, and nothing was recorded, nor asked any more. The question had aged by the time
     /// its own tone took, times 240 (100 ms here: 24 s, past the 15 s).
     @Test func theQuestionIsNotAgedByTheTimeItTakesToAsk() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fast-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let time = FakeTime()
         let clock = FastClock(speed: 240, startWall: Date(), realNanos: time.read)
-        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
-        config.timeZone = TimeZone(identifier: "America/New_York")!
-        let engine = Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
-                            clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: SlowSpeaker(time: time)),
-                            config: config, logger: Logger(label: "test"))
+        let engine = try Self.engine(clock: clock, audio: SlowSpeaker(time: time), dir: dir)
         _ = await engine.apply(.gesture(.single, button: "dose"), source: .button("dose")) // Dose 1
         #expect(clock.now().monoNanos == 24_000_000_000, "Dose 1 asked nothing: the clock where full speed puts it (its tone's 0.1 s x 240)")
         #expect(!clock.runsInRealTime)
