@@ -1474,10 +1474,9 @@ def scenario_members(g: Guest) -> bool:
     with boxd running, and again with boxd stopped (read-only from the night log, which is
     WAL: the reader needs the -shm file), under the modes systemd's StateDirectory= gives."""
     problems: list[str] = []
-    g.ssh("vbox fresh")
-    time.sleep(1.0)
+    g.ssh("vbox fresh")  # returns at READY=1
     g.ssh("vbox press 150")
-    time.sleep(1.5)
+    status_until(g, lambda s: s["dose1_at"] is not None, 5)
     who = g.ssh("id -u; id -nG; command -v sudo || echo no-sudo; sudo -n true 2>&1 || true", user="sleeper", check=False).stdout.split("\n")
     uid, groups = who[0].strip(), who[1].split()
     check(uid != "0" and "boxd" in groups and "sudo" not in groups and "root" not in groups, problems,
@@ -1868,11 +1867,11 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         boots.append(g.boot())
         if cycle == 0:
             env = "LD_PRELOAD=/usr/local/lib/vbox/nosync.so" if control else ""
-            g.ssh("vbox fresh" + (f" --env {env}" if env else ""))
-            time.sleep(1.0)
+            g.ssh("vbox fresh" + (f" --env {env}" if env else ""))  # returns at READY=1
             g.ssh("vbox watch pc 3")
             g.ssh("vbox press 150")
-            time.sleep(2.5)
+            # Dose 1 in the status: committed, and its green flash (written at the commit) captured.
+            status_until(g, lambda s: s["dose1_at"] is not None, 5)
             _, led_text = split_watch(g.ssh("vbox unwatch pc").stdout)
             dose1_acked = any(v == "010" for _, v in parse_led(led_text))  # the green confirmation flash
             # Dose 2 early, with the confirmation only boxctl can give; extra doses follow Dose 2.
