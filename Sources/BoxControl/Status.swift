@@ -181,6 +181,21 @@ public struct StatusReport: Codable, Sendable, Hashable {
         }
     }
 
+    /// A phase in plain words, as `boxctl status` and Home Assistant show it (a phase it does
+    /// not know stays as it is).
+    public static func words(forPhase phase: String) -> String {
+        switch phase {
+        case "noDose1": "waiting for Dose 1"
+        case "beforeWindow": "Dose 1 taken, window not open yet"
+        case "active": "window open: take Dose 2"
+        case "nearClose": "window closing soon: take Dose 2 now"
+        case "closed": "window closed"
+        case "finalizing": "awake (wake-final logged), check-in pending"
+        case "completed": "done for tonight"
+        default: phase
+        }
+    }
+
     /// The plain-words rendering for `boxctl status`, in local time.
     public func text() -> String {
         let tz = TimeZone(identifier: timeZone) ?? .current
@@ -190,13 +205,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
             return m >= 60 ? "\(m / 60) h \(m % 60) min" : "\(m) min"
         }
         var lines: [String] = []
-        let phaseWords: [String: String] = [
-            "noDose1": "waiting for Dose 1", "beforeWindow": "Dose 1 taken, window not open yet",
-            "active": "window open: take Dose 2", "nearClose": "window closing soon: take Dose 2 now",
-            "closed": "window closed", "finalizing": "awake (wake-final logged), check-in pending",
-            "completed": "done for tonight",
-        ]
-        lines.append("Night \(sessionDate ?? "—"): \(phaseWords[phase] ?? phase)" + (source == "log" ? "  [boxd is not running: read from the night log]" : ""))
+        lines.append("Night \(sessionDate ?? "—"): \(Self.words(forPhase: phase))" + (source == "log" ? "  [boxd is not running: read from the night log]" : ""))
         if let doubt { lines.append("DOUBT: \(doubt) A dose needs a 2 s hold (or --confirm).") }
         if let d1 = dose1At {
             lines.append("Dose 1: \(clock(d1)) (\(span(now.timeIntervalSince(d1))) ago)")

@@ -46,6 +46,9 @@ public final class MQTTClient: @unchecked Sendable {
         public var tls: TLS?
         /// Published by the broker when this client vanishes (power cut, network gone).
         public var will: Will?
+        /// Topics subscribed to (QoS 1) on every connect: the session is clean, so each
+        /// connect subscribes again. What arrives there is reported as `.message`.
+        public var subscriptions: [String] = []
 
         /// `keepaliveSeconds`: how soon a vanished client counts as gone (its will is sent);
         /// the bridge takes it from `[mqtt] keepalive_seconds`.
@@ -68,6 +71,8 @@ public final class MQTTClient: @unchecked Sendable {
         /// The broker answered `mid` with an error (MQTT 5 reason code: not authorised to
         /// publish there, quota exceeded …): it does not have the message.
         case rejected(mid: Int32, reason: String)
+        /// A message on one of `Settings.subscriptions`.
+        case message(topic: String, payload: [UInt8])
     }
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -123,7 +128,20 @@ public final class MQTTClient: @unchecked Sendable {
             guard let obj else { return }
             let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
             me.refusedThisAttempt = rc != 0
+            if rc == 0 {
+                for topic in me.settings.subscriptions {
+                    // A refusal shows in the SUBACK, which nothing here waits for: a topic not
+                    // subscribed only means its messages are not heard.
+                    _ = mosquitto_subscribe(me.handle, nil, topic, 1)
+                }
+            }
             me.onEvent(rc == 0 ? .connected : .refused(String(cString: mosquitto_reason_string(rc))))
+        }
+        mosquitto_message_callback_set(m) { _, obj, message in
+            guard let obj, let message, let topic = message.pointee.topic else { return }
+            let count = Int(message.pointee.payloadlen)
+            let payload = message.pointee.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onEvent(.message(topic: String(cString: topic), payload: payload))
         }
         mosquitto_publish_v5_callback_set(m) { _, obj, mid, reason, _ in
             guard let obj else { return }

@@ -41,12 +41,15 @@ public enum BridgeMessages {
     /// The retained `state`. `minutes_left` counts whole minutes to the window's close while
     /// Dose 2 is still due; the caregiver link's own fault is left out (a bridge that can
     /// publish this is connected).
+    /// `phase_text` is the phase in the words `boxctl status` uses; `fault_code` and
+    /// `fault_advice` are the first fault's (the order boxd lists them in), null without one.
     public static func state(_ s: StatusReport) -> [UInt8] {
-        let faults = s.faults.map(\.code).filter { !$0.hasPrefix("caregiver_link") }
+        let faults = s.faults.filter { !$0.code.hasPrefix("caregiver_link") }
         var o: [String: Any] = [
-            "phase": s.phase, "target_minutes": s.targetMinutes, "snoozes_used": s.snoozesUsed,
-            "snoozes_remaining": s.snoozesRemaining, "alarm_ringing": s.alarmRinging, "fault": !faults.isEmpty,
-            "faults": faults,
+            "phase": s.phase, "phase_text": StatusReport.words(forPhase: s.phase), "target_minutes": s.targetMinutes,
+            "snoozes_used": s.snoozesUsed, "snoozes_remaining": s.snoozesRemaining, "alarm_ringing": s.alarmRinging,
+            "fault": !faults.isEmpty, "faults": faults.map(\.code),
+            "fault_code": faults.first?.code ?? NSNull(), "fault_advice": faults.first?.advice ?? NSNull(),
         ]
         o["session_date"] = s.sessionDate ?? NSNull()
         o["dose1_at"] = timestamp(s.dose1At)

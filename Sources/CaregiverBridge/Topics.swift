@@ -22,6 +22,11 @@ public struct BridgeTopics: Sendable, Hashable {
     /// Home Assistant's device-based discovery: one retained config for the whole box.
     public var discovery: String { "\(discoveryPrefix)/device/\(uniquePrefix)/config" }
 
+    /// Home Assistant's birth and will (`online` when it starts): the bridge publishes its
+    /// discovery again on `online`, so a Home Assistant that lost the retained config (a fresh
+    /// broker, a deleted device) finds the box again without a restart of the bridge.
+    public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
+
     /// The prefix of every unique_id, and the device's identifier.
     public var uniquePrefix: String { "dosetap_\(boxID)" }
 

@@ -131,6 +131,16 @@ public final class TestBroker: @unchecked Sendable {
         return out.split(separator: "\n").map(String.init).sorted()
     }
 
+    /// Publishes one message as another client would (`mosquitto_pub`, QoS 1); `payload` nil
+    /// with `retain` clears the topic's retained message.
+    public func publish(_ topic: String, _ payload: String?, retain: Bool = false) throws {
+        var args = ["-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic, "-q", "1"]
+        args += payload.map { ["-m", $0] } ?? ["-n"]
+        if retain { args.append("-r") }
+        if tls { args += ["--cafile", caFile] }
+        try run("/usr/bin/mosquitto_pub", args)
+    }
+
     public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

@@ -23,16 +23,16 @@ final class Bridge: @unchecked Sendable {
         var maxInFlight = 1000
     }
 
-    private let options: Options
-    private let logger: Logger
-    private var mqtt: MQTTClient!
-    private let lock = NSCondition()
+    let options: Options
+    let logger: Logger
+    private(set) var mqtt: MQTTClient!
+    let lock = NSCondition()
     private var cursor: AckCursor
     private var link: CaregiverLinkReport
     private var connection: WatchConnection?
     /// The last state published (retained), republished after a reconnect.
     private var lastState: [UInt8]?
-    private var stopping = false
+    private(set) var stopping = false
     private var cursorFault: String?
     /// The `offline` published by a clean stop, until the broker has it.
     private var goodbyeMid: Int32?
@@ -43,6 +43,8 @@ final class Bridge: @unchecked Sendable {
     private var refusedIDs: Set<Int64> = []
     static let retryRefusedSeconds = 10.0
     private var retryRefusedAt = Date.distantPast
+    /// Home Assistant's birth and will, and what it missed while away.
+    private var homeAssistant = HomeAssistantPresence()
     /// boxd's side: the delay before the next watch (reset once boxd answers one).
     private var retryDelay = 0.5
 
@@ -54,6 +56,7 @@ final class Bridge: @unchecked Sendable {
                                    acked: max(saved ?? 0, 0))
         var s = settings
         s.will = .init(topic: options.topics.availability, payload: BridgeTopics.offline, retain: true)
+        s.subscriptions = [options.topics.homeAssistantStatus]
         mqtt = try MQTTClient(s) { [unowned self] event in self.handle(event) }
     }
 
@@ -66,12 +69,25 @@ final class Bridge: @unchecked Sendable {
         case .connected:
             connected = true
             logger.info("connected to the broker; \(cursor.inFlight.count) event(s) in flight are sent again")
-            // Retained, so a new subscriber (Home Assistant) sees them at once.
-            publish(options.topics.availability, Array(BridgeTopics.online.utf8), retain: true)
-            publish(options.topics.discovery, Discovery.payload(options.topics, version: BoxVersion.current), retain: true)
-            if let lastState { publish(options.topics.state, lastState, retain: true) }
+            announce()
             // A refusal stands until the refused entries are taken.
             if refusedIDs.isEmpty { setLink(.up, detail: nil) }
+        case .message(let topic, let payload):
+            // The only subscription: Home Assistant's status. Nothing heard here touches the night.
+            guard topic == options.topics.homeAssistantStatus else { return }
+            switch homeAssistant.heard(payload, published: cursor.published) {
+            case .nothing:
+                if payload == Array(BridgeTopics.offline.utf8), let after = homeAssistant.awayAfter {
+                    logger.info("Home Assistant went away after event #\(after)")
+                }
+            case .announce:
+                logger.info("Home Assistant is online: the discovery is published again")
+                announce()
+            case .announceAndResend(let after, let through):
+                logger.info("Home Assistant is online: the discovery is published again, and events #\(after + 1)-#\(through), sent while it was away")
+                announce()
+                resendToHomeAssistant(after: after, through: through)
+            }
         case .refused(let why):
             connected = false
             // Once per refusal, not at every retry.
@@ -117,6 +133,14 @@ final class Bridge: @unchecked Sendable {
         }
     }
 
+    /// Availability, discovery and the last state, all retained, so a new subscriber (Home
+    /// Assistant) sees them at once. Called under `lock`.
+    private func announce() {
+        publish(options.topics.availability, Array(BridgeTopics.online.utf8), retain: true)
+        publish(options.topics.discovery, Discovery.payload(options.topics, version: BoxVersion.current), retain: true)
+        if let lastState { publish(options.topics.state, lastState, retain: true) }
+    }
+
     private func setLink(_ state: CaregiverLinkReport.State, detail: String?) {
         link.state = state
         link.detail = detail
@@ -146,7 +170,8 @@ final class Bridge: @unchecked Sendable {
             do {
                 try follow()
             } catch {
-                logger.warning("\(error); trying again in \(retryDelay) s")
+                // A stop shuts the watch connection: that ending is no failure to retry.
+                if !isStopping { logger.warning("\(error); trying again in \(retryDelay) s") }
             }
             lock.lock()
             connection = nil
@@ -156,7 +181,7 @@ final class Bridge: @unchecked Sendable {
         }
     }
 
-    private var isStopping: Bool {
+    var isStopping: Bool {
         lock.lock()
         defer { lock.unlock() }
         return stopping

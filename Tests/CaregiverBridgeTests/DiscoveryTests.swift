@@ -29,8 +29,17 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(Discovery.payload(topics, version: "9.9.9"))) as? [String: Any])
     }
 
-    static func components() throws -> [String: [String: Any]] {
+    static func allComponents() throws -> [String: [String: Any]] {
         try #require(try payload()["components"] as? [String: [String: Any]])
+    }
+
+    /// The entities (every component but the device triggers).
+    static func components() throws -> [String: [String: Any]] {
+        try allComponents().filter { $0.value["platform"] as? String != "device_automation" }
+    }
+
+    static func triggers() throws -> [String: [String: Any]] {
+        try allComponents().filter { $0.value["platform"] as? String == "device_automation" }
     }
 
     @Test func theTopicIsOneHomeAssistantSubscribesTo() throws {
@@ -57,7 +66,7 @@ import Testing
 
     @Test func everyComponentHasAUniqueIDAndOnlyKeysItsPlatformKnows() throws {
         let components = try Self.components()
-        #expect(components.count == 9)
+        #expect(components.count == 16)
         var ids = Set<String>()
         for (key, c) in components {
             let platform = try #require(c["platform"] as? String)
@@ -81,7 +90,7 @@ import Testing
             case "timestamp":
                 #expect(c["unit_of_measurement"] == nil && c["state_class"] == nil, "\(key): a timestamp has no unit or state class")
             case "enum":
-                #expect(c["options"] as? [String] == Phase.allCases.map(\.rawValue) && c["state_class"] == nil && c["unit_of_measurement"] == nil)
+                #expect((c["options"] as? [String])?.isEmpty == false && c["state_class"] == nil && c["unit_of_measurement"] == nil)
             case "duration":
                 #expect(Self.schema.duration_units.contains(c["unit_of_measurement"] as? String ?? ""))
             default:
@@ -104,9 +113,67 @@ import Testing
     @Test func everyTemplateReadsAKeyTheStateHas() throws {
         let state = try #require(try JSONSerialization.jsonObject(with: Data(BridgeMessages.state(try MessagesTests.status()))) as? [String: Any])
         for (key, c) in try Self.components() where c["platform"] as? String != "event" {
-            let template = try #require(c["value_template"] as? String)
-            let field = try #require(template.firstMatch(of: /value_json\.([a-z0-9_]+)/)?.1)
-            #expect(state.keys.contains(String(field)), "\(key) reads \(field)")
+            for template in [c["value_template"], c["json_attributes_template"]].compactMap({ $0 as? String }) {
+                let fields = template.matches(of: /value_json\.([a-z0-9_]+)/).map { String($0.1) }
+                #expect(!fields.isEmpty, "\(key): \(template)")
+                for field in fields { #expect(state.keys.contains(field), "\(key) reads \(field)") }
+            }
+            if c["json_attributes_template"] != nil { #expect(c["json_attributes_topic"] as? String == Self.topics.state) }
         }
+    }
+
+    /// Home Assistant takes QoS from each component (not from the top level): every
+    /// subscription it makes for the box is QoS 1, so an alarm sent while its link blips arrives.
+    @Test func everyComponentAsksForQoS1() throws {
+        for (key, c) in try Self.allComponents() { #expect(c["qos"] as? Int == 1, "\(key)") }
+    }
+
+    /// The phase in words, with the words as the enum's options; how the night ended.
+    @Test func enumSensorsOfferWhatTheirTemplatesGive() throws {
+        let c = try Self.components()
+        let phase = try #require(c["dosetap_bedroom_phase"])
+        #expect(phase["value_template"] as? String == "{{ value_json.phase_text }}")
+        #expect(phase["options"] as? [String] == Phase.allCases.map { StatusReport.words(forPhase: $0.rawValue) })
+        #expect((phase["options"] as? [String])?.contains("window open: take Dose 2") == true)
+        let end = try #require(c["dosetap_bedroom_night_end"])
+        #expect(end["options"] as? [String] == ["completed", "skipped", "expired", "aborted", "not ended"])
+    }
+
+    /// What a caregiver's dashboard should show: the fault (a first signal, not a
+    /// diagnostic), its code and advice, the next alarm, the target, the window's opening.
+    @Test func theCaregiversEntitiesAreThereAndTheFaultIsNotADiagnostic() throws {
+        let c = try Self.components()
+        for key in ["fault", "fault_code", "next_alarm", "target", "target_minutes", "window_opens", "snoozes_left", "night_end"] {
+            #expect(c["dosetap_bedroom_\(key)"] != nil, "\(key)")
+        }
+        #expect(c.values.allSatisfy { $0["entity_category"] == nil }, "no entity hidden as a diagnostic")
+        #expect(c["dosetap_bedroom_fault"]?["json_attributes_template"] as? String == "{{ {'codes': value_json.faults, 'advice': value_json.fault_advice} | tojson }}")
+    }
+
+    /// Two boxes are two devices with their own names.
+    @Test func theDeviceIsNamedWithItsBox() throws {
+        let device = try #require(try Self.payload()["device"] as? [String: Any])
+        #expect(device["name"] as? String == "DoseTap Box bedroom")
+        let other = BridgeTopics(base: "dosetap", boxID: "guest_room", discoveryPrefix: "homeassistant")
+        #expect(Discovery.deviceName(other) == "DoseTap Box guest_room")
+        #expect(other.discovery != Self.topics.discovery)
+    }
+
+    /// A device trigger for every kind of feed entry, matched on the event's `event_type`.
+    @Test func everyKindIsADeviceTrigger() throws {
+        let triggers = try Self.triggers()
+        #expect(Set(triggers.compactMap { $0.value["payload"] as? String }) == Set(BridgeMessages.eventTypes))
+        #expect(triggers.count == BridgeMessages.eventTypes.count)
+        for (key, t) in triggers {
+            let allowed = Set(Self.schema.common_allowed + (Self.schema.platform_allowed["device_automation"] ?? []))
+            #expect(Set(t.keys).subtracting(allowed).isEmpty, "\(key): \(Set(t.keys).subtracting(allowed))")
+            for k in Self.schema.platform_required["device_automation"] ?? [] { #expect(t[k] != nil, "\(key): \(k)") }
+            #expect(t["automation_type"] as? String == "trigger" && t["topic"] as? String == Self.topics.event)
+            #expect(t["value_template"] as? String == "{{ value_json.event_type }}" && t["type"] as? String == t["payload"] as? String)
+        }
+    }
+
+    @Test func homeAssistantsStatusIsUnderTheDiscoveryPrefix() {
+        #expect(Self.topics.homeAssistantStatus == "homeassistant/status")
     }
 }

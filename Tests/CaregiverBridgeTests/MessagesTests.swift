@@ -16,7 +16,7 @@ import Testing
              "targetMinutes":165,"snoozesUsed":1,"snoozesRemaining":2,
              "nextAlarm":{"kind":"follow_up","level":"critical","at":"2026-11-22T01:12:00.000Z"},
              "led":{"color":"green","pattern":"steady"},"pendingConfirmation":null,"terminalState":null,"lastNight":null,
-             "faults":[{"code":"audio_unavailable","advice":"…"},{"code":"caregiver_link_down","advice":"…"}],
+             "faults":[{"code":"caregiver_link_down","advice":"…"},{"code":"audio_unavailable","advice":"Alarms cannot sound."}],
              "health":null,"doubt":null,"stateDir":null,"alarmRinging":true,"caregiverLink":null}
             """
         return try ControlProtocol.decoder().decode(StatusReport.self, from: Data(json.utf8))
@@ -36,6 +36,8 @@ import Testing
         #expect(s["snoozes_used"] as? Int == 1 && s["alarm_ringing"] as? Bool == true)
         #expect(s["faults"] as? [String] == ["audio_unavailable"], "the link's own fault stays out")
         #expect(s["fault"] as? Bool == true)
+        #expect(s["fault_code"] as? String == "audio_unavailable" && s["fault_advice"] as? String == "Alarms cannot sound.")
+        #expect(s["phase_text"] as? String == "window open: take Dose 2")
         #expect((s["next_alarm"] as? [String: Any])?["at"] as? String == "2026-11-22T01:12:00+00:00")
     }
 

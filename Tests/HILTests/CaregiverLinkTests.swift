@@ -117,7 +117,8 @@ import Glibc
         /// The next message as (retained, topic, payload); nil when none came within `seconds`.
         func next(within seconds: Double = 15) -> (retained: Bool, topic: String, payload: String)? {
             guard let line = reader.line(within: seconds) else { return nil }
-            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            // An empty payload (a retained message cleared) leaves the line ending in the space.
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { return (false, line, "") }
             return (parts[0] == "1", parts[1], parts[2])
         }
@@ -308,6 +309,74 @@ import Glibc
         #expect(events.contains { $0.kind == "alarm:main_alarm" } && events.contains { $0.kind == "dose2" })
     }
 
+    /// Home Assistant lost the box's discovery (a fresh broker, the device deleted: the retained
+    /// config is gone) and starts: its birth message, `online` on `homeassistant/status`, brings
+    /// the discovery back, with the state, without a restart of the bridge. Anything else
+    /// heard there is ignored.
+    @Test func homeAssistantsBirthMessageBringsTheDiscoveryBack() throws {
+        try Self.withLinkedBox { broker, _, sub, bridge throws in
+            let discovery = "homeassistant/device/dosetap_\(Self.boxID)/config"
+            #expect(sub.until(discovery) { $0["components"] != nil } != nil)
+            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+            try broker.publish(discovery, nil, retain: true)
+            #expect(sub.until(discovery) { $0["raw"] as? String == "" } != nil, "the retained config cleared")
+            try broker.publish("homeassistant/status", "offline")
+            try broker.publish("homeassistant/status", "online")
+            // Deadlines, not waits: generous for CI's lowest-priority lane.
+            let back = sub.until(discovery, within: 60) { $0["components"] != nil } ?? []
+            #expect(back.contains { $0.topic == "homeassistant/status" && $0.json["raw"] as? String == "online" }, "\(back.map(\.topic))")
+            #expect(!back.isEmpty && bridge.waitLog("Home Assistant is online"))
+            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil, "the state again")
+            // Retained again: a Home Assistant that starts later finds it too.
+            let retained = try broker.retained(discovery, count: 1)
+            #expect(retained.count == 1 && retained[0].contains("\"name\":\"DoseTap Box \(Self.boxID)\""), "\(retained)")
+            // `offline` brought nothing: the one discovery seen after the clearing came after `online`.
+            let online = back.firstIndex { $0.topic == "homeassistant/status" && $0.json["raw"] as? String == "online" } ?? 0
+            #expect(!back[..<online].contains { $0.topic == discovery && $0.json["components"] != nil })
+        }
+    }
+
+    /// Home Assistant connects with a clean session: what is published while it is away never
+    /// reaches it through the broker. Its will (`offline`) and birth (`online`) frame the gap,
+    /// and the bridge sends the events of the gap again when it is back, with their ids.
+    @Test func eventsPublishedWhileHomeAssistantWasAwayAreSentAgainWhenItIsBack() throws {
+        try Self.withLinkedBox { broker, rig, sub, bridge throws in
+            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+            try broker.publish("homeassistant/status", "offline")
+            #expect(bridge.waitLog("Home Assistant went away after event #0"))
+            #expect(try rig.boxctl(["take"]).exit == 0)
+            let gap = sub.until(Self.eventTopic) { $0["event_type"] as? String == "dose1" } ?? []
+            #expect(Self.events(gap).map(\.kind) == ["night_started", "dose1"], "\(gap)")
+            try broker.publish("homeassistant/status", "online")
+            // After the bridge's 5 s wait for Home Assistant's subscriptions; a deadline generous for CI's lane.
+            let again = sub.until(Self.eventTopic, within: 60) { $0["event_type"] as? String == "dose1" } ?? []
+            #expect(Self.events(again).map(\.kind) == ["night_started", "dose1"], "\(again)")
+            #expect(Self.events(again).map(\.id) == Self.events(gap).map(\.id), "the same ids: a consumer that had them drops them")
+            #expect(bridge.waitLog("sent events #1-#2 again for Home Assistant", within: 30))
+            // Back, nothing missed: the next birth sends nothing again.
+            try broker.publish("homeassistant/status", "online")
+            #expect(sub.until("homeassistant/device/dosetap_\(Self.boxID)/config") { $0["components"] != nil } != nil)
+            #expect(try rig.boxctl(["sim", "advance", "150m"]).exit == 0)
+            let later = sub.until(Self.eventTopic) { $0["event_type"] as? String == "alarm_rang" } ?? []
+            #expect(Self.events(later).map(\.kind) == ["alarm:window_open"], "\(later)")
+        }
+    }
+
+    /// A clean stop (SIGTERM, as systemd stops it) says so and nothing else: no "trying again".
+    @Test func aCleanStopIsQuiet() throws {
+        try Self.withLinkedBox { _, _, sub, bridge throws in
+            #expect(sub.until("dosetap/\(Self.boxID)/availability") { $0["raw"] as? String == "online" } != nil)
+            #expect(bridge.waitLog("following boxd's feed"))
+            kill(bridge.process.processIdentifier, SIGTERM)
+            bridge.process.waitUntilExit()
+            _ = bridge.waitLog("\u{0}", within: 1) // drain what it wrote
+            #expect(bridge.process.terminationStatus == 0)
+            #expect(bridge.seen.contains { $0.contains("stopping") })
+            #expect(!bridge.seen.contains { $0.contains("trying again") }, "\(bridge.seen.suffix(5))")
+            #expect(sub.until("dosetap/\(Self.boxID)/availability") { $0["raw"] as? String == "offline" } != nil)
+        }
+    }
+
     /// The bridge's host "loses power" (kill -9 with the broker up): the broker's last will
     /// says `offline`, retained, within the keepalive (5 s here; the broker allows 1.5 times it).
     @Test func aBridgeThatVanishesShowsOfflineWithinTheKeepalive() throws {
@@ -336,7 +405,8 @@ import Glibc
         defer { bridge.kill9() }
         let expected = wrong == "password" ? "refused" : "down"
         let link = try Self.link(rig) { $0["state"] as? String == expected }
-        #expect(link?["state"] as? String == expected, "\(String(describing: link))")
+        _ = bridge.waitLog("\u{0}", within: link?["state"] as? String == expected ? 0 : 1) // what it said, to see why
+        #expect(link?["state"] as? String == expected, "\(String(describing: link)); bridge: \(bridge.seen.suffix(6))")
         let status = try rig.boxctl(["status"])
         let line = status.out.split(separator: "\n").first { $0.hasPrefix("Caregiver link:") } ?? ""
         switch wrong {

@@ -23,6 +23,9 @@ suite_root_packages() {
     # root as a sysroot (scripts/package), so the sid libraries here are only the compiler's
     # (and glibc's headers and crt files: libc6-dev and g++, which building the manifest needs).
     sid-swift) echo "swiftlang g++ libc6-dev git make pkg-config ca-certificates binutils file" ;;
+    # Home Assistant (scripts/ha-test): it needs Python 3.13 (trixie's; bookworm has 3.11),
+    # installed with pip into a venv; the rest builds the wheels PyPI lacks for it.
+    trixie-ha) echo "python3 python3-venv python3-dev build-essential libffi-dev libssl-dev ca-certificates libjpeg-dev zlib1g-dev" ;;
     *) return 1 ;;
   esac
 }
@@ -77,6 +80,7 @@ suite_root_make() {
   # This machine's clock may be past sid's Release file's Valid-Until.
   dist=$suite
   [ "$suite" = sid-swift ] && { dist=sid; opts+=(--aptopt='Acquire::Check-Valid-Until "false"'); }
+  [ "$suite" = trixie-ha ] && dist=trixie
   if [ -n "$foreign" ]; then suite_root_foreign "$arch" || return 1; fi
   if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$key" ]; then
     return 0
