@@ -29,7 +29,10 @@ extension Engine {
     /// One edge. `fromSource`: it came through the pump, and is counted against the source's
     /// `edgesYielded` (a test may hand edges over directly).
     func handle(_ e: ButtonEdge, fromSource: Bool = false) {
-        if fromSource { edgesFromSource += 1 }
+        if fromSource {
+            edgesFromSource += 1
+            edgeBacklogSince = nil // the pump moves: the limit is for one that stopped
+        }
         defer { if fromSource { resumePumpWaiters() } }
         guard var r = recognizers[e.button] else {
             logger.warning("edge from unknown button \(e.button)")
@@ -68,15 +71,22 @@ extension Engine {
         for w in ready { w.resume.resume() }
     }
 
-    /// Fires the recognisers' deadlines that have passed on the edge clock, unless the source
-    /// has yielded edges the pump has not handed over yet: those came first (the engine was
-    /// busy, e.g. in an SD card's fsync), and a deadline decided before them would see a
-    /// stale level (a bouncy release read as a second press; the virtual box caught it). The
-    /// pump's next `handle` advances the recogniser in edge order and reschedules. A pump
-    /// that stopped never holds the deadlines back longer than `edgeBacklogLimit`.
+    /// Fires the recognisers' deadlines that have passed on the edge clock, unless edges are
+    /// still on their way: yielded by the source but not handed over by the pump (the engine
+    /// was busy, e.g. in an SD card's fsync), or still in the kernel's queue (the reader
+    /// thread not scheduled yet). Those may have come first, and a deadline decided before
+    /// them would see a stale level and take them late (a bouncy release read as a second
+    /// press, a bouncy press as a double). The pump's next
+    /// `handle` advances the recogniser in edge order and reschedules; meanwhile the timer
+    /// looks again every `edgeBacklogRecheck`. A source that stopped never holds the
+    /// deadlines back longer than `edgeBacklogLimit`.
     func fireGestureDeadlines() {
         let now = clock.edgeNow()
-        if let yielded = hardware.edgesYielded(), yielded > edgesFromSource {
+        let behind = hardware.edgesYielded().map { $0 > edgesFromSource } ?? false
+        if behind || hardware.unreadEdges() {
+            if edgeBacklogSince == nil {
+                logger.debug("edges on their way (\(behind ? "in the stream" : "in the kernel")): gesture deadlines held")
+            }
             let since = edgeBacklogSince ?? now
             edgeBacklogSince = since
             if now - since < Self.edgeBacklogLimit { return }
@@ -92,9 +102,22 @@ extension Engine {
 
     func deliver(_ events: [GestureEvent], button: String, edgeAt: Duration?) {
         for ev in events {
+            let started = clock.edgeNow()
             apply(.gesture(ev.gesture, button: button), source: .button(button))
             // The ack flash is written synchronously inside apply, so this is after the LED write.
-            metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, now: clock.edgeNow())
+            let answered = clock.edgeNow()
+            metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, now: answered)
+            // For --verbose: where a slow answer's time went (the wait for the actor, or the
+            // answer itself: the commit, logged by `write`, and the effects).
+            if let edgeAt {
+                logger.debug("""
+                    gesture \(ev.gesture) \(button): taken up \(Self.ms(started - edgeAt)) after its edge, \
+                    answered in \(Self.ms(answered - started))
+                    """)
+            }
         }
     }
+
+    /// A duration in milliseconds to 0.1, for --verbose.
+    static func ms(_ d: Duration) -> String { String(format: "%.1f ms", d.seconds * 1000) }
 }

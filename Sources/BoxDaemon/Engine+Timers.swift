@@ -43,7 +43,9 @@ extension Engine {
             }
         }
         edgeTimer?.cancel()
-        if let d = recognizers.values.compactMap(\.nextDeadline).min() {
+        if var d = recognizers.values.compactMap(\.nextDeadline).min() {
+            // Held back behind edges on their way: look again shortly, not in a spin.
+            if edgeBacklogSince != nil { d = max(d, clock.edgeNow() + Self.edgeBacklogRecheck) }
             let clock = self.clock
             edgeTimer = Task { [weak self] in
                 do { try await clock.sleep(untilEdge: d) } catch { return }

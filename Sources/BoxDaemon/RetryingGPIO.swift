@@ -1,5 +1,6 @@
 import BoxGPIO
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging
@@ -90,6 +91,8 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
 
     var edgesYielded: Int? { yielded.value }
 
+    var hasUnreadEdges: Bool { yielded.openSource?.hasUnreadEdges ?? false }
+
     func close() {
         let backend = state.withLock { s -> GPIOBackend? in
             s.closed = true
@@ -120,4 +123,5 @@ private final class EdgeCount: Sendable {
         }
     }
     var value: Int { count.withLock { $0.closed + ($0.open?.edgesYielded ?? 0) } }
+    var openSource: (any EdgeSource)? { count.withLock { $0.open } }
 }

@@ -46,6 +46,8 @@ public final class GPIOButtons: EdgeSource {
     private let state: Locked<ReaderState>
     /// Edges read from the kernel so far (see `edgesYielded`).
     private let read = Locked(0)
+    /// The lines' event descriptors, polled by `hasUnreadEdges` while the lines are held.
+    private let eventFds: [Int32]
 
     /// Finds the chip (label, name or path), checks the lines and requests them.
     public convenience init(chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
@@ -92,6 +94,7 @@ public final class GPIOButtons: EdgeSource {
         continuation.onTermination = { _ in GPIOButtons.requestStop(state) }
         self.state = state
         self.stream = stream
+        eventFds = watched.map(\.fd)
 
         let reader = EdgeReader(
             session: session, descriptors: watched, wakeReadFd: pipeFds.read,
@@ -119,6 +122,17 @@ public final class GPIOButtons: EdgeSource {
 
     /// Every edge read from the kernel so far, counted by the reader thread as it reads.
     public var edgesYielded: Int? { read.withLock { $0 } }
+
+    /// Whether the kernel holds edges the reader thread has not read yet: a poll(2) that
+    /// does not wait. Under the state lock, which the reader takes before it releases the
+    /// lines, so a closed (and perhaps reused) descriptor is never polled.
+    public var hasUnreadEdges: Bool {
+        state.withLock { s in
+            guard s.linesHeld else { return false }
+            var fds = eventFds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            return poll(&fds, nfds_t(fds.count), 0) > 0 && fds.contains { $0.revents & Int16(POLLIN) != 0 }
+        }
+    }
 
     /// Asks the reader to stop; it releases the lines, then finishes the stream. Returns at
     /// once and is idempotent; use `closeAndWait()` before requesting the same lines again.
@@ -182,6 +196,8 @@ struct ReaderState {
     /// lock, so close() never writes to a recycled descriptor).
     var wakeWriteFd: Int32?
     var fault: GPIOError?
+    /// The lines' descriptors are open (until the reader releases them).
+    var linesHeld = true
     /// The reader has exited and the lines are released.
     var finished = false
     var releaseWaiters: [CheckedContinuation<Void, Never>] = []
@@ -227,6 +243,7 @@ struct EdgeReader: Sendable {
     func run() {
         let fault = loop()
         // Release the hardware before the stream ends, so whoever sees the end can reopen.
+        state.withLock { $0.linesHeld = false }
         session.close()
         let waiters = state.withLock { s in
             if let fd = s.wakeWriteFd { _ = Glibc.close(fd) }
@@ -268,23 +285,25 @@ struct EdgeReader: Sendable {
                 do {
                     let events = try session.readEvents(fd: watched.fd, max: Self.batch)
                     // An event of a line not asked for cannot come; if it did, it is dropped.
-                    perDescriptor.append(events.compactMap { event in
+                    let edges = events.compactMap { event in
                         watched.button(line: event.line).map { button in
                             ButtonEdge(
                                 button: button.name,
                                 edge: decodeEdge(eventType: event.type, ts: event.ts, activeLowRequested: false)
                             )
                         }
-                    })
+                    }
+                    // Counted as soon as they leave the kernel's queue, before any hop: the
+                    // engine holds a gesture deadline while the kernel holds edges
+                    // (`hasUnreadEdges`) or counted edges have not reached it.
+                    read.withLock { $0 += edges.count }
+                    perDescriptor.append(edges)
                 } catch {
                     if error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == EINTR { continue }
                     return .readFailed(button: first.name, line: first.line, errno: error.code)
                 }
             }
             for edge in mergeByTime(perDescriptor) {
-                // Counted on this thread as the kernel's edges are read, before any hop: the
-                // engine holds a gesture deadline while counted edges have not reached it.
-                read.withLock { $0 += 1 }
                 continuation.yield(edge)
             }
         }

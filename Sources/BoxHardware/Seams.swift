@@ -28,10 +28,17 @@ public protocol EdgeSource: Sendable {
     /// wait in the stream (and a simulated press waits until its edges were handled). Nil
     /// for a source that does not count.
     var edgesYielded: Int? { get }
+    /// Whether edges wait where the source has not read them yet (the kernel's queue of a
+    /// GPIO line). The engine holds a gesture deadline while they do: the kernel stamped
+    /// them, perhaps before the deadline, and a decision taken without them would see a
+    /// stale level and take them late (a bouncy press read as a double). False for a source
+    /// that cannot tell.
+    var hasUnreadEdges: Bool { get }
 }
 
 extension EdgeSource {
     public var edgesYielded: Int? { nil }
+    public var hasUnreadEdges: Bool { false }
 }
 
 /// Turns the LED on in a colour, or off (`.off`). The pattern player calls this at each

@@ -90,6 +90,9 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
     let chip: ChipInfo
     let sharedDescriptor: Bool
     private let state = Locked(State())
+    /// While `readsHeld`, a read waits (the reader thread not scheduled yet).
+    private let readGate = NSCondition()
+    private var readsHeld = false
 
     init(chip: ChipInfo, sharedDescriptor: Bool = false) {
         self.chip = chip
@@ -124,6 +127,20 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
 
     func failSet(line: Int, errno code: Int32) {
         state.withLock { $0.setErrors[line] = code }
+    }
+
+    /// Holds every read until `releaseReads()`: pushed events stay in the "kernel".
+    func holdReads() {
+        readGate.lock()
+        readsHeld = true
+        readGate.unlock()
+    }
+
+    func releaseReads() {
+        readGate.lock()
+        readsHeld = false
+        readGate.broadcast()
+        readGate.unlock()
     }
 
     func push(line: Int, type: Int32, sec: Int, nsec: Int) {
@@ -183,6 +200,9 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
     }
 
     func readEvents(fd: Int32, max: Int) throws(DriverErrno) -> [GPIORawEvent] {
+        readGate.lock()
+        while readsHeld { readGate.wait() }
+        readGate.unlock()
         let result: Result<[GPIORawEvent], DriverErrno> = state.withLock { s in
             guard let channel = s.channels[fd] else { return .failure(DriverErrno(code: EBADF)) }
             var drain = [UInt8](repeating: 0, count: 64)

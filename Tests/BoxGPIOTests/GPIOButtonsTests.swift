@@ -41,6 +41,34 @@ import Testing
         #expect(buttons.fault == nil)
     }
 
+    /// The engine holds a gesture deadline while the kernel holds edges the reader has not
+    /// read (see `EdgeSource.hasUnreadEdges`); a released line holds none.
+    @Test(arguments: [false, true]) func tellsWhetherTheKernelHoldsUnreadEdges(sharedDescriptor: Bool) async throws {
+        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
+        defer { buttons.close() }
+        let session = try #require(driver.sessions.first)
+        #expect(!buttons.hasUnreadEdges)
+
+        session.holdReads()
+        session.push(line: 27, type: GPIOEventType.fallingEdge, sec: 100, nsec: 0)
+        #expect(buttons.hasUnreadEdges)
+        #expect(buttons.edgesYielded == 0)
+        session.releaseReads()
+        let got = await collect(buttons.edges(), count: 1)
+        #expect(got == [edge("events", .falling, 100, 0)])
+        #expect(!buttons.hasUnreadEdges)
+        #expect(buttons.edgesYielded == 1)
+
+        session.holdReads()
+        session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 101, nsec: 0)
+        #expect(buttons.hasUnreadEdges)
+        buttons.close()
+        session.releaseReads()
+        await buttons.closeAndWait()
+        #expect(!buttons.hasUnreadEdges) // released: nothing polled
+    }
+
     @Test(arguments: [false, true]) func edgesComeOutInKernelOrder(sharedDescriptor: Bool) async throws {
         let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
