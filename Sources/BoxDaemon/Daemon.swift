@@ -3,11 +3,13 @@ import BoxControl
 import BoxGPIO
 import BoxHardware
 import BoxVoice
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging
 import NightLog
 import ServiceLifecycle
+import SystemdSupport
 
 /// How boxd was asked to run (from its command line).
 public struct DaemonOptions: Sendable {
@@ -64,7 +66,7 @@ public final class Daemon: Sendable {
         self.options = options
         self.logger = logger
         notifier = SystemdNotifier()
-        var config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation)
+        var config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
         if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
 
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
@@ -252,4 +254,10 @@ struct BoxService: Service {
         }
         await daemon.stop()
     }
+}
+
+/// The config's `voice.language` asked of espeak-ng itself (nil when espeak-ng cannot say).
+public struct EspeakVoices: VoiceCatalog {
+    public init() {}
+    public func hasVoice(_ language: String) -> Bool? { try? Synthesizer.shared.hasVoice(language) }
 }

@@ -1,5 +1,6 @@
 import BoxControl
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging
@@ -14,32 +15,6 @@ import NightLog
 /// (Engine+Timers), device health (Engine+Health), the clock's timeline (Engine+Timeline),
 /// status (Engine+Status), the simulated box (Engine+Sim), bench figures (BenchMetrics).
 public actor Engine {
-    public struct Hardware: Sendable {
-        public var led: LEDPlayer
-        public var audio: any TonePlayer
-        /// The buttons: GPIO, or simulated buttons fed by sim and bench commands.
-        public var edges: any EdgeSource
-        public var buttonsHealth: @Sendable () -> String?
-        /// The source's `edgesYielded`, unless a test stands in for it (see `Engine.edgeBacklog`).
-        public var edgesYielded: @Sendable () -> Int?
-        /// Makes the core's sentences into sound (espeak-ng); nil: the box does not speak.
-        public var speech: (any SpeechSynthesizer)?
-
-        public init(led: LEDPlayer, audio: any TonePlayer, edges: any EdgeSource = SimButtons(),
-                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, edgesYielded: (@Sendable () -> Int?)? = nil,
-                    speech: (any SpeechSynthesizer)? = nil) {
-            self.led = led
-            self.audio = audio
-            self.speech = speech
-            self.edges = edges
-            self.buttonsHealth = buttonsHealth
-            self.edgesYielded = edgesYielded ?? { edges.edgesYielded }
-        }
-
-        /// Buttons are simulated: sim and bench commands may press them.
-        public var simulatedButtons: SimButtons? { edges as? SimButtons }
-    }
-
     /// What the engine did that a person would notice, for the demo's transcript.
     public enum Event: Sendable {
         case led(LEDPattern)
@@ -87,6 +62,7 @@ public actor Engine {
     var edgesFromSource = 0
     var edgeBacklogSince: Duration?
     static let edgeBacklogLimit: Duration = .milliseconds(500)
+    static let edgeBacklogRecheck: Duration = .milliseconds(2)
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
     var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool
@@ -277,7 +253,9 @@ public actor Engine {
         guard !all.isEmpty else { return .nothing }
         do {
             guard let log else { throw NightLogError.readOnly(path: stateDirectory.path, detail: "the night log could not be opened") }
+            let started = clock.edgeNow()
             if let warning = try Self.append(all, to: log) { logger.warning("\(warning)") }
+            logger.debug("committed \(all.count) record(s) in \(Self.ms(clock.edgeNow() - started)) (the log and its witness)")
             if all.contains(where: \.securesDoses) { checkpointDue = true }
             if all.contains(where: \.changesSupply) { supplyStale = true }
             unsaved = []

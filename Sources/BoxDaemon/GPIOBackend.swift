@@ -1,5 +1,6 @@
 import BoxGPIO
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging
@@ -49,9 +50,8 @@ struct GPIOBackend {
 
     /// Every configured line exists on the chip and none is used twice.
     static func check(_ config: BoxConfig, on chip: ChipInfo) throws(ConfigError) {
-        let (buttonLines, wiring) = lines(config)
         do {
-            try validateLines(buttonLines.map(\.assignment) + (wiring?.assignments ?? []), chip: chip)
+            try validateLines(config.lineAssignments.map { LineAssignment(key: $0.key, line: $0.line) }, chip: chip)
         } catch {
             let text = "\(error)"
             let key = text.split(separator: ":").first.map(String.init) ?? "gpio"
@@ -62,5 +62,17 @@ struct GPIOBackend {
     /// A box wired without an LED.
     struct NoLED: LEDOutput {
         func write(_ color: LEDColor) throws {}
+    }
+}
+
+extension BoxConfig {
+    /// Checks the GPIO lines against the chip when one is present. Returns a note on what
+    /// could not be checked.
+    public func checkHardware() throws(ConfigError) -> String {
+        guard let chip = try? GPIOChipLocator.system.locate(chip) else {
+            return "GPIO lines not checked: no chip matching \"\(self.chip)\" on this machine"
+        }
+        try GPIOBackend.check(self, on: chip)
+        return "GPIO lines fit \(chip.summary)"
     }
 }

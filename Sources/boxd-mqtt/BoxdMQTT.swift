@@ -1,10 +1,11 @@
 import ArgumentParser
 import BoxControl
-import BoxDaemon
 import BoxMQTT
 import CaregiverBridge
+import ConfigFile
 import Foundation
 import Logging
+import SystemdSupport
 #if canImport(Glibc)
 import Glibc
 #endif

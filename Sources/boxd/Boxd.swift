@@ -1,8 +1,10 @@
 import ArgumentParser
 import enum BoxControl.BoxPaths
 import BoxDaemon
+import ConfigFile
 import Foundation
 import Logging
+import SystemdSupport
 
 /// boxd: the bedside service. On a Raspberry Pi it reads the buttons through libgpiod
 /// and plays through ALSA; with no GPIO chip it runs simulated hardware.
@@ -111,7 +113,7 @@ struct Boxd: AsyncParsableCommand {
         if configPath == nil, FileManager.default.fileExists(atPath: "/etc/boxd/boxd.toml") { configPath = "/etc/boxd/boxd.toml" }
         if checkConfig {
             do {
-                let c = try BoxConfig.load(path: configPath, isolation: .boxd)
+                let c = try BoxConfig.load(path: configPath, isolation: .boxd, voices: EspeakVoices())
                 try c.caregiverLink?.checkTLSFiles(mustRead: false)
                 let note = try c.checkHardware()
                 print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")

@@ -1,4 +1,5 @@
 import BoxDaemon
+import ConfigFile
 import Foundation
 import Testing
 

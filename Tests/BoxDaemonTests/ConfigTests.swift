@@ -1,4 +1,5 @@
 import BoxDaemon
+import ConfigFile
 import DoseCore
 import Foundation
 import Testing
@@ -104,7 +105,7 @@ import Testing
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
         do {
-            _ = try BoxConfig.parse(toml, path: "boxd.toml")
+            _ = try BoxConfig.parse(toml, path: "boxd.toml", voices: EspeakVoices())
             Issue.record("accepted: \(toml)")
         } catch {
             #expect(error.description.contains(message), "got: \(error.description)")

@@ -1,5 +1,6 @@
 import BoxDaemon
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging

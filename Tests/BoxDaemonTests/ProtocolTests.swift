@@ -1,6 +1,7 @@
 import BoxControl
 import BoxDaemon
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging

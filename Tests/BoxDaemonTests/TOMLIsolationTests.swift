@@ -1,4 +1,5 @@
 @testable import BoxDaemon
+@testable import ConfigFile
 import Foundation
 import Testing
 
@@ -83,9 +84,13 @@ import Testing
         }
         // Killed from outside (as by the OOM killer): not the file's fault, and not said to be.
         let killed = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString.prefix(8)).sh")
-        try? Data("#!/bin/sh\nkill -KILL $$\n".utf8).write(to: killed)
+        // Written through a close-on-exec descriptor: a child another test forks meanwhile must
+        // not keep it open for writing, or exec fails with ETXTBSY ("text file busy").
+        let fd = open(killed.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        let script = Array("#!/bin/sh\nkill -KILL $$\n".utf8)
+        #expect(fd >= 0 && write(fd, script, script.count) == script.count)
+        close(fd)
         defer { try? FileManager.default.removeItem(at: killed) }
-        _ = chmod(killed.path, 0o755)
         #expect(throws: ConfigError("", "boxd.toml: cannot check the file: \(killed.path) --vet-config-stdin was killed by signal 9")) {
             try TOMLIsolation.child(executable: killed.path).vet("[box]\n", path: "boxd.toml")
         }

@@ -1,6 +1,7 @@
 @testable import BoxDaemon
 @testable import BoxGPIO
 import BoxHardware
+import ConfigFile
 import DoseCore
 import Foundation
 import Logging

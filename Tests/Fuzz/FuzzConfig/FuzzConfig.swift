@@ -2,6 +2,7 @@
 // isolated in a child process: this binary, run again; see main.swift).
 // Built and run by scripts/fuzz; see Tests/Fuzz/README.md. libFuzzer supplies main.
 import BoxDaemon
+import ConfigFile
 import Foundation
 
 /// Fails the run: libFuzzer reports the trap as a crash and saves the input.
@@ -31,7 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // is deterministic), since a parser that dies here would end the run.
     for path in ["/etc/boxd/boxd.toml", nil] as [String?] {
         do {
-            let config = try BoxConfig.parse(text, path: path, isolation: path == nil ? .inProcess : isolation)
+            let config = try BoxConfig.parse(text, path: path, isolation: path == nil ? .inProcess : isolation, voices: EspeakVoices())
             // What boxd and `boxctl config show` do next with an accepted config.
             _ = config.settings()
             for entry in config.entries where entry.key.isEmpty { fail("an entry without a key", text) }

@@ -2,6 +2,7 @@
 // module's entry point), so libFuzzer's main would never run: run libFuzzer's driver from here.
 import BoxDaemon
 import CLibFuzzer
+import ConfigFile
 import Foundation
 
 // As boxd does, the harness parses each input in a child first (TOMLIsolation): itself, run

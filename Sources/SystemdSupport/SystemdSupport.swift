@@ -1,10 +1,12 @@
-import Foundation
 import BoxControl
-import CBoxSys
+import Foundation
 import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
+
+// What a program run by systemd says to it: readiness and watchdog pings (sd_notify), and log
+// lines whose levels journald keeps. boxd's and the bridge's alike.
 
 /// sd_notify without libsystemd: one datagram to $NOTIFY_SOCKET.
 public struct SystemdNotifier: Sendable {
@@ -73,9 +75,4 @@ public struct JournalLogHandler: LogHandler {
         text += "\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
-}
-
-/// Whether the kernel considers the wall clock synchronised (adjtimex's TIME_ERROR state).
-public enum TimeSync {
-    public static func isSynchronized() -> Bool { box_clock_synchronized() == 1 }
 }

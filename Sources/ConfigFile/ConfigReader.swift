@@ -1,5 +1,3 @@
-import BoxGPIO
-import BoxVoice
 import DoseCore
 import Foundation
 import TOMLKit
@@ -19,7 +17,7 @@ import TOMLKit
 ///   gesture, so it must never take a dose itself).
 /// - `audio.volume`: above 0 and at most 1 (0 would silence the alarms).
 /// - `voice.volume`: the same range (the tones' volume when left out); `voice.language`: a
-///   voice espeak-ng has; `voice.clock`: "12h" or "24h".
+///   voice espeak-ng has (asked of `voices`, when given); `voice.clock`: "12h" or "24h".
 /// - A section the file leaves out (`[gpio]`, `[buttons]`, `[led]`, `[audio]`) takes the
 ///   embedded default's values and shows as "default" in `sources`. A `[led]` section with
 ///   no line keys means a box without an LED.
@@ -28,14 +26,17 @@ struct Reader {
     let origin: String
     /// The embedded default, for the sections the file leaves out.
     let fallback: TOMLTable?
+    /// Who knows which voices exist (boxd asks espeak-ng); nil: the language is not checked.
+    let voices: (any VoiceCatalog)?
     /// Top-level sections taken from `fallback`.
     var defaulted: Set<String> = []
     var sources: [String: String] = [:]
 
-    init(root: TOMLTable, origin: String, fallback: TOMLTable? = nil) {
+    init(root: TOMLTable, origin: String, fallback: TOMLTable? = nil, voices: (any VoiceCatalog)? = nil) {
         self.root = root
         self.origin = origin
         self.fallback = fallback
+        self.voices = voices
     }
 
     static let ringSecondsRange = 10...600
@@ -221,20 +222,18 @@ struct Reader {
         let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
                                led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, caregiverLink: caregiverLink,
                                voice: voice, sources: sources, path: path)
-        // One line, one use: checked here already, without a chip.
-        let (buttonLines, ledWiring) = GPIOBackend.lines(config)
-        do {
-            try validateDistinctLines(buttonLines.map(\.assignment) + (ledWiring?.assignments ?? []))
-        } catch let .lineAlreadyUsed(key, line, usedBy) {
-            // A clash with a line the file never named: say where it came from.
-            let fromDefault = [key, usedBy].filter { sources[$0] == "default" && path != nil }
-            let note = fromDefault.isEmpty ? ""
-                : " (\(fromDefault.joined(separator: " and ")) comes from the embedded default; add your own [\(fromDefault[0].split(separator: ".")[0])] section)"
-            throw ConfigError(key, "line \(line) is already used by \(usedBy)\(note)")
-        } catch {
-            let text = "\(error)"
-            let key = text.split(separator: ":").first.map(String.init) ?? "gpio"
-            throw ConfigError(key, String(text.dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces))
+        // One line, one use: checked here already, without a chip (the chip's own range is
+        // checked where the chip is, in boxd). The later key is named.
+        var owners: [Int: String] = [:]
+        for (key, line) in config.lineAssignments {
+            if let usedBy = owners[line] {
+                // A clash with a line the file never named: say where it came from.
+                let fromDefault = [key, usedBy].filter { sources[$0] == "default" && path != nil }
+                let note = fromDefault.isEmpty ? ""
+                    : " (\(fromDefault.joined(separator: " and ")) comes from the embedded default; add your own [\(fromDefault[0].split(separator: ".")[0])] section)"
+                throw ConfigError(key, "line \(line) is already used by \(usedBy)\(note)")
+            }
+            owners[line] = key
         }
         return config
     }
@@ -258,7 +257,7 @@ extension Reader {
         v.language = try string(t, "voice", "language", default: "en")
         // A name espeak-ng does not know is the file's mistake; espeak-ng itself missing is
         // not: boxd starts, its alarms ring, and the voice's failure is logged when it speaks.
-        if v.enabled, (try? Synthesizer.shared.hasVoice(v.language)) == false {
+        if v.enabled, voices?.hasVoice(v.language) == false {
             throw ConfigError("voice.language", "espeak-ng has no voice named \"\(v.language)\" (espeak-ng --voices lists them)")
         }
         return v

@@ -1,4 +1,3 @@
-import BoxGPIO
 import DoseCore
 import Foundation
 import TOMLKit
@@ -87,10 +86,11 @@ public struct BoxConfig: Sendable {
     """
 
     /// Loads `path`, or the embedded default when `path` is nil. boxd passes `.boxd`: a
-    /// file's text is parsed in a child process first (see `TOMLIsolation`).
-    public static func load(path: String?, isolation: TOMLIsolation, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
-        guard let path else { return try parse(embeddedDefault, path: nil, isolation: .inProcess, rules: rules) }
-        return try parse(try readText(path), path: path, isolation: isolation, rules: rules)
+    /// file's text is parsed in a child process first (see `TOMLIsolation`); and its voices.
+    public static func load(path: String?, isolation: TOMLIsolation, rules: DoseConstants = .box,
+                            voices: (any VoiceCatalog)? = nil) throws(ConfigError) -> BoxConfig {
+        guard let path else { return try parse(embeddedDefault, path: nil, isolation: .inProcess, rules: rules, voices: voices) }
+        return try parse(try readText(path), path: path, isolation: isolation, rules: rules, voices: voices)
     }
 
     /// The file's text, or a plain one-line reason ("is a directory", "no such file",
@@ -133,18 +133,19 @@ public struct BoxConfig: Sendable {
     /// boxd's place (`isolation`), then the parse and every rule (`Reader`). `.inProcess` is for
     /// text that cannot stop the parser (the embedded default) and for tests.
     public static func parse(_ text: String, path: String?, isolation: TOMLIsolation = .inProcess,
-                             rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
+                             rules: DoseConstants = .box, voices: (any VoiceCatalog)? = nil) throws(ConfigError) -> BoxConfig {
         do {
             try TOMLPrecheck.check(text)
         } catch {
             throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(error.line), column \(error.column): \(error.message)")
         }
         try isolation.vet(text, path: path)
-        return try parsePrechecked(text, path: path, rules: rules)
+        return try parsePrechecked(text, path: path, rules: rules, voices: voices)
     }
 
     /// What follows the precheck: toml++ and the rules. The isolation child runs exactly this.
-    static func parsePrechecked(_ text: String, path: String?, rules: DoseConstants = .box) throws(ConfigError) -> BoxConfig {
+    static func parsePrechecked(_ text: String, path: String?, rules: DoseConstants = .box,
+                                voices: (any VoiceCatalog)? = nil) throws(ConfigError) -> BoxConfig {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -156,7 +157,7 @@ public struct BoxConfig: Sendable {
         // A section the file leaves out takes the embedded default's values (a file with
         // only [box] still has the default dose button and LED).
         let fallback = path == nil ? nil : try? TOMLTable(string: embeddedDefault)
-        var reader = Reader(root: table, origin: path ?? "default", fallback: fallback)
+        var reader = Reader(root: table, origin: path ?? "default", fallback: fallback, voices: voices)
         return try reader.config(rules: rules, path: path)
     }
 
@@ -216,14 +217,24 @@ public struct VoiceConfig: Sendable, Hashable {
     public init() {}
 }
 
+/// Which espeak-ng voices exist: boxd asks espeak-ng; a reader given none leaves
+/// `voice.language` unchecked (the bridge, which never speaks).
+public protocol VoiceCatalog: Sendable {
+    /// Whether `language` names a voice; nil when it cannot be told (espeak-ng missing:
+    /// then boxd starts, and the voice's failure is logged when it speaks).
+    func hasVoice(_ language: String) -> Bool?
+}
+
 extension BoxConfig {
-    /// Checks the GPIO lines against the chip when one is present. Returns a note on what
-    /// could not be checked.
-    public func checkHardware() throws(ConfigError) -> String {
-        guard let chip = try? GPIOChipLocator.system.locate(chip) else {
-            return "GPIO lines not checked: no chip matching \"\(self.chip)\" on this machine"
+    /// Every GPIO line the config claims, by its key, in config order: the buttons', then
+    /// the LED's.
+    public var lineAssignments: [(key: String, line: Int)] {
+        var out = buttons.map { (key: "buttons.\($0.name).line", line: $0.line) }
+        switch led {
+        case .rgb(let r, let g, let b)?: out += [("led.red", r), ("led.green", g), ("led.blue", b)]
+        case .single(let l)?: out.append(("led.line", l))
+        case nil: break
         }
-        try GPIOBackend.check(self, on: chip)
-        return "GPIO lines fit \(chip.summary)"
+        return out
     }
 }

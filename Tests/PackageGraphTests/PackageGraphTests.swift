@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The package's shape, read from the manifest as SwiftPM sees it (`swift package dump-package`):
+/// the caregiver bridge links nothing of boxd's, so a bug or a library of the daemon's can
+/// neither reach nor enlarge the program that talks to the network.
+@Suite struct PackageGraphTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Each target's direct dependencies on other targets of this package, by name.
+    static func targetGraph() throws -> [String: [String]] {
+        // A scratch path of its own: the test runs while `swift test` holds .build's lock.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let dump = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                        ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"])
+        guard dump.exit == 0 else { throw Failure(text: "swift package dump-package: exit \(dump.exit): \(dump.err)") }
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(dump.out.utf8))
+        return Dictionary(uniqueKeysWithValues: manifest.targets.map { t in
+            (t.name, t.dependencies.compactMap(\.target))
+        })
+    }
+
+    /// Every target `name` depends on, directly or not.
+    static func closure(of name: String, in graph: [String: [String]]) -> Set<String> {
+        var seen: Set<String> = [], todo = graph[name] ?? []
+        while let next = todo.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            todo += graph[next] ?? []
+        }
+        return seen
+    }
+
+    @Test func theBridgeLinksNothingOfTheDaemon() throws {
+        let graph = try Self.targetGraph()
+        let bridge = Self.closure(of: "boxd-mqtt", in: graph)
+        #expect(bridge.contains("ConfigFile"), "the bridge reads boxd.toml with boxd's reader: \(bridge.sorted())")
+        for daemonOnly in ["BoxDaemon", "NightLog", "BoxALSA", "BoxGPIO", "BoxVoice"] {
+            #expect(!bridge.contains(daemonOnly), "boxd-mqtt depends on \(daemonOnly): \(bridge.sorted())")
+        }
+        // The reading of the graph can fail: boxd itself has them all.
+        #expect(Self.closure(of: "boxd", in: graph).isSuperset(of: ["BoxDaemon", "NightLog", "BoxALSA", "BoxGPIO", "BoxVoice"]))
+    }
+
+    struct Failure: Error, CustomStringConvertible { var text: String; var description: String { text } }
+
+    /// The parts of dump-package's JSON read here: a dependency is `{"byName": [name, condition]}`,
+    /// `{"target": [name, condition]}` or `{"product": [...]}` (another package's, not followed).
+    struct Manifest: Decodable {
+        struct Target: Decodable {
+            var name: String
+            var dependencies: [Dependency]
+        }
+        struct Dependency: Decodable {
+            /// The target's name; nil for another package's product.
+            var target: String?
+            enum CodingKeys: String, CodingKey { case byName, target }
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                let named = try c.decodeIfPresent([Name].self, forKey: .byName) ?? c.decodeIfPresent([Name].self, forKey: .target)
+                target = named?.first?.text
+            }
+        }
+        /// An element of those arrays: the name (a string), then a condition (null or an object).
+        struct Name: Decodable {
+            var text: String?
+            init(from decoder: any Decoder) throws {
+                text = try? decoder.singleValueContainer().decode(String.self)
+            }
+        }
+        var targets: [Target]
+    }
+}
