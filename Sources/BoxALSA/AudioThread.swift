@@ -122,6 +122,8 @@ final class Engine: Sendable {
 
     func run() {
         var pcm: PCM?
+        /// The request played again after a device error (once each).
+        var replayed: UInt64?
         var nextOpen = ContinuousClock.now
         var nextCheck = ContinuousClock.now + config.retryInterval
         while true {
@@ -169,6 +171,17 @@ final class Engine: Sendable {
                     case .failed(let message):
                         open.close()
                         pcm = nil
+                        // One device error while playing: open it again at once and play the
+                        // sound again from its start (a chime or a sentence heard twice in part
+                        // beats one not heard). A second error on the same sound is a fault.
+                        if replayed != request.id,
+                           case .success(let again) = PCM.open(device: config.device, sampleRate: config.sampleRate,
+                                                               latencyMicros: config.latencyMicros) {
+                            replayed = request.id
+                            pcm = again
+                            state.withLock { $0.recoveries += 1 }
+                            continue
+                        }
                         setFault(message)
                         nextOpen = ContinuousClock.now + retryInterval(for: request)
                         if !request.loops { finish(request, message) }
