@@ -178,8 +178,9 @@ import Glibc
     @Test func bounce() throws {
         var rng = SplitMix64(seed: 0xB0B_CE)
         var batches: [String] = []
-        // 20 commands of 50 presses: each answers within boxctl's 10 s reply wait even on a
-        // loaded machine (a command of 100 took 6.4 s alone and ran out beside a build).
+        // 20 commands of 50 presses: each answers within boxctl's reply wait for a simulation
+        // (120 s) on a loaded machine (a command of 100 took 6.4 s alone; one of 50 took over
+        // 10 s at nice 19 beside CI's guests).
         for _ in 0..<20 {
             var edges: [String] = []
             for p in 0..<50 {
