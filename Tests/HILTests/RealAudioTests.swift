@@ -63,17 +63,35 @@ import Testing
         return found
     }
 
-    /// Real clock: a timer 2 s ahead starts its sound within 50 ms of the deadline.
+    /// Real clock: a timer 2 s ahead starts its sound within 50 ms of the deadline, plus the
+    /// time the kernel kept boxd's threads waiting for a CPU meanwhile (CI runs this at nice 19
+    /// beside two guests at real-time priority, which take the CPUs for up to 950 ms a second;
+    /// on an idle machine that wait is about nothing, so the 50 ms is boxd's own).
     @Test func alarmOnsetOnTheRealClock() throws {
         let rig = try BoxRig(args: ["--clock", "real", "--audio", "wav"])
         defer { rig.cleanup() }
         try rig.launch()
+        let pid = try #require(rig.process?.processIdentifier)
+        let waitedBefore = Self.runQueueWait(pid: pid)
         let r = try rig.boxctl(["test", "sound", "main_alarm", "--in", "2s"])
+        let waited = Self.runQueueWait(pid: pid) - waitedBefore
         #expect(r.exit == 0, "\(r.err)")
         let ms = r.out.split(separator: " ").last.flatMap { Double($0) } ?? r.out.components(separatedBy: "onset error ").last
             .flatMap { Double($0.replacingOccurrences(of: " ms", with: "").trimmingCharacters(in: .whitespacesAndNewlines)) }
         let error = try #require(ms, "no onset figure in: \(r.out)")
-        #expect(abs(error) <= 50, "onset error \(error) ms")
+        #expect(abs(error) <= 50 + waited, "onset error \(error) ms; boxd waited \(waited) ms for a CPU")
+    }
+
+    /// Milliseconds boxd's threads have spent runnable but not running: the second figure of
+    /// each /proc/PID/task/TID/schedstat (nanoseconds), summed.
+    static func runQueueWait(pid: Int32) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let ns = tasks.compactMap { tid -> Double? in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/schedstat", encoding: .utf8) else { return nil }
+            let fields = text.split(separator: " ")
+            return fields.count >= 2 ? Double(fields[1]) : nil
+        }
+        return ns.reduce(0, +) / 1_000_000
     }
 }
 

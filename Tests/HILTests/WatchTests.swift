@@ -179,7 +179,7 @@ import Glibc
         let feed = try Watcher(rig, ["--after", "0"])
         defer { _ = feed.stop() }
         var lines: [String] = []
-        while let l = feed.line(within: 2) {
+        while let l = feed.line(within: 30) { // ends at WINDOW CLOSED; a starved machine may take seconds per line
             lines.append(l)
             if l.contains("WINDOW CLOSED") { break }
         }
