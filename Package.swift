@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT", "TestSupport"]),
         // Fixtures: Home Assistant's discovery keys, read through #filePath.
         .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge", "BoxControl", "DoseCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware"]),
+        .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
         .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "BoxVoice", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),

@@ -46,9 +46,19 @@ import Testing
         #expect(try Self.object(BridgeMessages.state(try Self.status(dose2: true)))["minutes_left"] is NSNull)
     }
 
-    @Test func equalStatesAreEqualBytes() throws {
-        #expect(BridgeMessages.state(try Self.status()) == BridgeMessages.state(try Self.status()))
-        #expect(BridgeMessages.state(try Self.status()) != BridgeMessages.state(try Self.status(dose2: true)))
+    /// The bridge publishes the retained state only when its bytes change (Bridge.swift), so
+    /// what the state does not carry must not change them: a status read seconds later in the
+    /// same minute, another LED rhythm, the caregiver link's own fault. What it carries must.
+    @Test func onlyWhatTheStateCarriesMakesANewState() throws {
+        let first = BridgeMessages.state(try Self.status())
+        var later = try Self.status()
+        later.now += 20 // 01:10:50: still 49 minutes left
+        later.led = LEDReport(color: "green", pattern: "pulse")
+        later.faults.removeAll { $0.code == "caregiver_link_down" }
+        #expect(BridgeMessages.state(later) == first, "a republish for nothing a caregiver can see")
+        later.now += 20 // 01:11:10: 48 minutes left
+        #expect(BridgeMessages.state(later) != first, "the minutes left changed")
+        #expect(BridgeMessages.state(try Self.status(dose2: true)) != first, "Dose 2 taken")
     }
 
     @Test func anEventCarriesItsIDAndTypeButNotThePatientsNotes() throws {
