@@ -24,7 +24,7 @@ import Synchronization
 public final class ALSAPlayer: SpeechStreamPlayer {
     public let device: String
     public let sampleRate: Int
-    private let engine: Engine
+    private let audio: AudioThread
 
     /// - Parameters:
     ///   - latency: the ALSA buffer; also the longest a new sound waits behind the old one's tail.
@@ -40,73 +40,73 @@ public final class ALSAPlayer: SpeechStreamPlayer {
         ALSAPlayer.captureALSAErrors
         self.device = device
         self.sampleRate = sampleRate
-        let engine = Engine(config: .init(
+        let audio = AudioThread(config: .init(
             device: device, sampleRate: sampleRate,
             latencyMicros: UInt32(clamping: max(latency.nanoseconds / 1000, 1000)),
             retryInterval: max(retryInterval, .milliseconds(100)), onStart: onStart,
             onSpeechDropped: onSpeechDropped))
-        self.engine = engine
+        self.audio = audio
         // A plain thread, not the Swift concurrency pool: writes block for whole periods.
-        let thread = Thread { engine.run() }
+        let thread = Thread { audio.run() }
         thread.name = "boxd-audio"
         thread.start()
     }
 
-    deinit { engine.requestShutdown() }
+    deinit { audio.requestShutdown() }
 
     public func play(_ sound: Sound, volume: Double, repeatFor: Duration?) {
-        _ = engine.submit(sound, volume: volume, loops: ToneSynth.repeats(sound), repeatFor: repeatFor)
+        _ = audio.submit(sound, volume: volume, loops: ToneSynth.repeats(sound), repeatFor: repeatFor)
     }
 
     public func say(_ clip: SpeechClip, volume: Double) {
-        _ = engine.say(.speech(clip), volume: volume)
+        _ = audio.say(.speech(clip), volume: volume)
     }
 
     /// A sentence still being made: its samples are written as they come, in its turn.
     public func say(_ stream: SpeechStream, volume: Double) {
-        _ = engine.say(.stream(stream), volume: volume)
+        _ = audio.say(.stream(stream), volume: volume)
     }
 
-    public func stop() { engine.stop() }
+    public func stop() { audio.stop() }
 
-    public var fault: String? { engine.state.withLock { $0.fault } }
+    public var fault: String? { audio.state.withLock { $0.fault } }
 
     /// The last sound that started, and when: the moment ALSA started the stream (its start
     /// threshold, a buffer's worth of frames, was reached, or the PCM reported RUNNING). The
     /// previous sound's buffer was dropped first, so that is when the first frame went out.
     /// A device that fails before its stream starts reports no start.
-    public var lastStart: (sound: Sound, at: ContinuousClock.Instant)? { engine.state.withLock { $0.lastStart } }
+    public var lastStart: (sound: Sound, at: ContinuousClock.Instant)? { audio.state.withLock { $0.lastStart } }
 
     /// The last sentence that started, and when (as `lastStart`, for the voice's latency).
-    public var lastSpeechStart: (text: String, at: ContinuousClock.Instant)? { engine.state.withLock { $0.lastSpeechStart } }
+    public var lastSpeechStart: (text: String, at: ContinuousClock.Instant)? { audio.state.withLock { $0.lastSpeechStart } }
 
     /// The sound playing now, or waiting for the device (an alarm); nil when idle.
-    public var current: Sound? { engine.state.withLock { $0.wanted?.sound } }
+    public var current: Sound? { audio.state.withLock { $0.wanted?.sound } }
 
     /// Says a sentence and waits until it has been written out (`boxctl test voice`, tests).
     /// Returns nil when it was said, else why not.
     @discardableResult
     public func sayBlocking(_ clip: SpeechClip, volume: Double, timeout: Duration? = nil) -> String? {
         let length = Duration.seconds(Double(clip.samples.count) / Double(sampleRate))
-        return engine.say(.speech(clip), volume: volume).wait(timeout: timeout ?? length + .seconds(5))
+        return audio.say(.speech(clip), volume: volume).wait(timeout: timeout ?? length + .seconds(5))
     }
 
     /// Says a sentence still being made and waits until it has been written out (or dropped,
     /// or its synthesis failed). Returns nil when it was said, else why not.
     @discardableResult
     public func sayBlocking(_ stream: SpeechStream, volume: Double, timeout: Duration) -> String? {
-        engine.say(.stream(stream), volume: volume).wait(timeout: timeout)
+        audio.say(.stream(stream), volume: volume).wait(timeout: timeout)
     }
 
     /// Underruns and suspends recovered with `snd_pcm_recover` since the player started.
-    public var recoveries: Int { engine.state.withLock { $0.recoveries } }
+    public var recoveries: Int { audio.state.withLock { $0.recoveries } }
 
     /// Plays a sound once (one cycle of an alarm) and waits until it has been written out,
     /// for `boxctl` test tones and tests. Returns nil when it played, else why not.
     @discardableResult
     public func playBlocking(_ sound: Sound, volume: Double, timeout: Duration? = nil) -> String? {
         let length = ToneSynth.duration(of: ToneSynth.pattern(for: sound))
-        let completion = engine.submit(sound, volume: volume, loops: false, repeatFor: nil)
+        let completion = audio.submit(sound, volume: volume, loops: false, repeatFor: nil)
         return completion.wait(timeout: timeout ?? length + .seconds(2))
     }
 
@@ -114,7 +114,7 @@ public final class ALSAPlayer: SpeechStreamPlayer {
     /// included); false on timeout.
     public func waitUntilIdle(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while let completion = engine.state.withLock({ $0.wanted?.completion }) {
+        while let completion = audio.state.withLock({ $0.wanted?.completion }) {
             let left = deadline - .now
             guard left > .zero, completion.wait(timeout: left) != Completion.timedOut else { return false }
         }
@@ -123,8 +123,8 @@ public final class ALSAPlayer: SpeechStreamPlayer {
 
     /// Stops, closes the device and ends the thread (waits up to 2 s for it). Idempotent.
     public func close() {
-        engine.requestShutdown()
-        _ = engine.exited.wait(timeout: .seconds(2))
+        audio.requestShutdown()
+        _ = audio.exited.wait(timeout: .seconds(2))
     }
 
     /// Opens and configures the device once, then closes it: nil if it works, else the error

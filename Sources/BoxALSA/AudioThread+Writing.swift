@@ -4,7 +4,7 @@ import DoseCore
 
 // The audio thread's writing: a tone, a sentence whole or as it is made, in 20 ms chunks
 // that check between them for a newer sound or a stop (the thread itself: AudioThread.swift).
-extension Engine {
+extension AudioThread {
     enum Outcome {
         /// `unsaid`: a sentence whose synthesis failed (the device is fine).
         case finished, interrupted, failed(String), unsaid(String)

@@ -7,7 +7,7 @@ import Synchronization
 
 // MARK: - The audio thread
 
-final class Engine: Sendable {
+final class AudioThread: Sendable {
     struct Config: Sendable {
         let device: String
         let sampleRate: Int
@@ -234,7 +234,7 @@ final class Engine: Sendable {
     }
 }
 
-extension Engine.State {
+extension AudioThread.State {
     /// Every sentence waiting, taken out (a newer sound or a stop overtook them).
     mutating func takeSpeech() -> [Request] {
         defer { speech = [] }
