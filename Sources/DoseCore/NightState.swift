@@ -1,0 +1,35 @@
+import Foundation
+
+// The parts of BoxState that a night in progress carries (a doubt, a question pending, an
+// alarm ringing, how far the plan has rung).
+
+/// Tonight's doses could not be established from the log. Ends at `until` (the next
+/// prep-time rollover) or when a night closes, whichever comes first.
+public struct Doubt: Sendable, Hashable {
+    public var since: Date
+    public var until: Date
+}
+
+/// A press answered as a repeat of the dose recorded at `doseID`; a hold within the undo
+/// window then cancels the repeat instead of undoing the dose.
+public struct AbsorbedRepeat: Sendable, Hashable {
+    public var doseID: String
+    public var at: Moment
+}
+
+public struct PendingConfirmation: Sendable, Hashable {
+    public var kind: ConfirmKind
+    public var since: Moment
+    public var button: String
+}
+
+public struct Ringing: Sendable, Hashable {
+    public var step: AlarmStep
+    public var since: Moment
+}
+
+/// Which plan steps have been rung: those at or before `through`, for this Dose 1.
+public struct AlarmCursor: Sendable, Hashable {
+    public var dose1ID: String
+    public var through: Duration
+}
