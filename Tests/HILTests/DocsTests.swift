@@ -129,6 +129,24 @@ import TestSupport
     /// Options every ArgumentParser program has without listing them.
     static let argumentParserOwn: Set<String> = ["--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
 
+    /// A source file the docs name in code (`DoseCore/Refusal.swift`, `Tests/HILTests/Scenario.swift`)
+    /// exists: from the repository's top, Sources/ or the document's own folder.
+    @Test func everySourceFileNamedExists() throws {
+        let pattern = try NSRegularExpression(pattern: #"^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)+\.(swift|md|toml|json|py|yaml|conf|rules|service)$"#)
+        var checked = 0
+        for doc in try Self.documents() {
+            let name = String(doc.path.dropFirst(Self.root.path.count + 1))
+            for span in Self.codeLines(try String(contentsOf: doc, encoding: .utf8)) {
+                guard pattern.firstMatch(in: span, range: NSRange(location: 0, length: (span as NSString).length)) != nil else { continue }
+                checked += 1
+                let bases = [Self.root, Self.root.appendingPathComponent("Sources"), doc.deletingLastPathComponent()]
+                #expect(bases.contains { FileManager.default.fileExists(atPath: $0.appendingPathComponent(span).path) },
+                        "\(name): `\(span)` is not a file")
+            }
+        }
+        #expect(checked > 20, "only \(checked) file names found: the reader is broken")
+    }
+
     /// `boxctl SUB [SUB2] [--option …]` and `boxd --option` as the docs write them (a shell
     /// comment after `#` is not part of the command).
     @Test func everyCommandLineShownIsOneTheBinariesTake() throws {
