@@ -25,7 +25,8 @@ extension Engine {
     /// Sets the core timer to the earliest of the state's next deadline, the retry of what is
     /// broken and the clock check. The retry and the check are instants, kept until they
     /// fire: events (a press, `boxctl status` every second) reschedule often, and must not
-    /// push a retry back for ever (a status poll once kept a freed disk's log from reopening).
+    /// push a retry back for ever (a status poll each second would keep a freed disk's log
+    /// from ever reopening).
     func reschedule() {
         guard !clock.isSimulated else { return }
         coreTimer?.cancel()

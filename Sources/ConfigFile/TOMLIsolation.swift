@@ -28,9 +28,8 @@ public enum TOMLIsolation: Sendable, Equatable {
     /// from outside (the OOM killer, a shutdown) and says nothing about the file.
     static let crashSignals: Set<Int32> = [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE]
     /// The parser reads a small file in microseconds; a child still running after this is hung.
-    /// Wall-clock time, and the child is a fresh process that loads the whole binary: on a
-    /// starved machine (CI's lowest-priority lane beside a real-time qemu) 5 s was seen to run
-    /// out, and boxd-mqtt then refused its good config.
+    /// Wall-clock time, and the child is a fresh process that loads the whole binary, which a
+    /// starved machine can take seconds to schedule: a bound too tight refuses a good config.
     static let timeoutSeconds = 30.0
 
     /// Throws when the parser cannot read `text` to the end without dying. Does nothing `.inProcess`.
