@@ -1933,6 +1933,20 @@ def empty_state(disk: Path) -> list[str]:
     return state_rm(disk, [n for n in names if n not in (".", "..")])
 
 
+def bedtime_zone(utc: time.struct_time | None = None) -> tuple[str, int]:
+    """A fixed-offset zone where it is 21:00 now, and that offset. The power cuts run on the
+    real clock for up to ten minutes; in the installed zone (America/New_York) a run that
+    crosses 18:00 there (23:00 UTC in winter) would see the night end at its rollover, as the
+    seeds say it must, and its checks would read that as a lost night. Here the rollover is
+    21 hours away."""
+    hour = (utc or time.gmtime()).tm_hour
+    offset = (21 - hour) % 24
+    if offset > 14:
+        offset -= 24
+    # The Etc zones' signs are POSIX's: Etc/GMT+5 is five hours behind UTC.
+    return ("Etc/GMT" if offset == 0 else f"Etc/GMT{'-' if offset > 0 else '+'}{abs(offset)}"), offset
+
+
 def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: random.Random) -> dict:
     """Presses and boxctl writes in flight, kill -9 of qemu at a random moment, reboot the same
     image; after each reboot every acknowledged dose must be in the log, the log intact and boxd up.
@@ -1948,7 +1962,12 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         boots.append(g.boot())
         if cycle == 0:
             env = "LD_PRELOAD=/usr/local/lib/vbox/nosync.so" if control else ""
-            g.ssh("vbox fresh" + (f" --env {env}" if env else ""))  # returns at READY=1
+            # boxd.toml with a zone where it is bedtime (bedtime_zone), kept by the drop-in
+            # across the reboots; the next `vbox fresh` goes back to boxd.toml.
+            zone, _ = bedtime_zone()
+            g.ssh(f"sed 's|^time_zone = .*|time_zone = \"{zone}\"|' /etc/boxd/boxd.toml > /etc/boxd/vbox-bedtime.toml"
+                  f" && grep -q '^time_zone = \"{zone}\"' /etc/boxd/vbox-bedtime.toml")
+            g.ssh("vbox fresh --config /etc/boxd/vbox-bedtime.toml" + (f" --env {env}" if env else ""))  # returns at READY=1
             g.ssh("vbox watch pc 3")
             g.ssh("vbox press 150")
             # Dose 1 in the status: committed, and its green flash (written at the commit) captured.
@@ -1986,6 +2005,8 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
                 problems.append("Dose 2 (boxctl-acknowledged) missing")
             if st.get("phase") in (None, "noDose1"):
                 problems.append(f"night did not go on: phase {st.get('phase')}")
+            if st and st.get("time_zone") != zone:
+                bad.append(f"cycle {cycle}: boxd's zone {st.get('time_zone')}, not the bedtime zone {zone}")
             if wal_lost and cycle == cycles:
                 codes = [f["code"] for f in st.get("faults", [])]
                 log_detail = (st.get("health", {}).get("log") or {}).get("detail") or ""
@@ -2024,7 +2045,7 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         acked_extra += len(acks)
         hot += 1 if acks else 0
         debug(f"{tag} cycle {cycle}: killed after {delay:.1f} s, {len(acks)} acknowledged extra doses")
-    return {"cycles": cycle, "acked": acked_extra, "hot": hot, "losses": losses, "bad": bad, "boots": boots,
+    return {"cycles": cycle, "acked": acked_extra, "hot": hot, "losses": losses, "bad": bad, "boots": boots, "zone": zone,
             "dose1_acked": dose1_acked, "dose2_acked": dose2_acked, "seconds": time.monotonic() - t0, "wal": wal_verdict}
 
 
@@ -2045,6 +2066,7 @@ def scenario_powercut(kernel: Path, disk: Path, cycles: int, rng: random.Random)
                  f"{r['acked']} acknowledged extra doses + Dose 1 (LED-acknowledged: {'yes' if r['dose1_acked'] else 'NOT SEEN'}) "
                  f"+ Dose 2 (boxctl reply: {'yes' if r['dose2_acked'] else 'NO'}) all in the log after every reboot, "
                  f"integrity_check ok, boxd active by itself each boot; boot to multi-user {boots[0]:.1f}-{boots[-1]:.1f} s; "
+                 f"boxd's zone {r['zone']} (21:00 there at the start); "
                  f"{r['seconds']:.0f} s in all; {r['wal'] or 'the -wal loss did NOT run'}"
                  + (f"; LOSSES: {'; '.join(r['losses'])}" if r["losses"] else "") + (f"; {'; '.join(r['bad'])}" if r["bad"] else ""))
 
