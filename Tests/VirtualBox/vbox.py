@@ -2186,8 +2186,7 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     start_led = st["led"]["pattern"]
     g.ssh("vbox watch ff 12")
     ep = parse_edges(g.ssh("vbox press 150").stdout)
-    time.sleep(1.5)
-    pending = status_json(g)["pending_confirmation"]
+    pending = (status_until(g, lambda s: s["pending_confirmation"] is not None, 10) or status_json(g))["pending_confirmation"]
     check(pending == "doubt", problems, f"a press on a full disk in doubt: pending confirmation {pending!r} (the doubt's, needing no write)")
     hold = parse_edges(g.ssh("vbox press 2500").stdout)  # the confirm hold: its dose cannot be written
     time.sleep(1.5)
@@ -2216,8 +2215,7 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     check(st.get("doubt") is None and st["led"]["pattern"] not in ("doubt", "fault"), problems,
           f"after the log opened: doubt {st.get('doubt')}, LED {st['led']['pattern']}")
     g.ssh("vbox press 150")
-    time.sleep(1.5)
-    st = status_json(g)
+    st = status_until(g, lambda s: s["dose1_at"] is not None, 10) or status_json(g)
     (RUN / "s6-journal.txt").write_text(g.ssh("journalctl -u boxd -o short-monotonic --no-pager | tail -n 200", check=False).stdout)
     r = g.ssh("runuser -u boxd -- sqlite3 /var/lib/boxd/nightlog.sqlite \"SELECT count(*) FROM dose_events WHERE event_type='dose1'\"",
               check=False)
