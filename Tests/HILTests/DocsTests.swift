@@ -6,7 +6,7 @@ import TestSupport
 /// `#anchor`), every script they name exists and runs, and every `boxctl` or `boxd` command
 /// line they show uses subcommands and options the built binaries have.
 @Suite struct DocsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     /// The documents a reader is sent to: the front door, the guides, and the READMEs beside code.
     static func documents() throws -> [URL] {

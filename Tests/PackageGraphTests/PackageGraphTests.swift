@@ -6,7 +6,7 @@ import TestSupport
 /// the caregiver bridge links nothing of boxd's, so a bug or a library of the daemon's can
 /// neither reach nor enlarge the program that talks to the network.
 @Suite struct PackageGraphTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     /// Each target's direct dependencies on other targets of this package, by name.
     static func targetGraph() throws -> [String: [String]] {
