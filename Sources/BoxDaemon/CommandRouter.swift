@@ -45,7 +45,7 @@ extension Engine {
             }
             return await simCommand(sim)
         case .bench(let bench):
-            guard hardware.simulatedButtons != nil else {
+            guard hardware.simulatedGPIO != nil else {
                 return .refused(code: "403_NOT_SIMULATED", message: "bench commands work only when boxd runs with --hardware sim", status: nil)
             }
             return await benchCommand(bench)

@@ -123,7 +123,8 @@ public final class Daemon: Sendable {
         let state = BoxState.rebuilt(settings: settings, from: persisted, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
         let realClock = clock is RealClock
         let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
-        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, buttonsHealth: hw.buttonsHealth,
+        let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, simulatedGPIO: hw.simulatedGPIO,
+                                    buttonsHealth: hw.buttonsHealth,
                                     speech: Self.makeVoice(config: config, logger: logger))
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
@@ -147,6 +148,7 @@ public final class Daemon: Sendable {
         var edges: any EdgeSource
         var led: LEDPlayer
         var audio: any TonePlayer
+        var simulatedGPIO: SimulatedGPIO?
         var buttonsHealth: @Sendable () -> String?
         var description: String
         /// `auto` found nothing to drive: a fault-level line in status, never a quiet "ok".
@@ -165,13 +167,14 @@ public final class Daemon: Sendable {
         if simulate {
             let asked = options.hardware == .sim
             if !asked { logger.warning("no config file and no GPIO chip: the buttons and LED are SIMULATED") }
-            let buttons = SimButtons(buttons: Dictionary(uniqueKeysWithValues: config.buttons.map { ($0.name, $0.activeLow) }))
-            return HardwareSet(edges: buttons, led: LEDPlayer(output: SimLED(), animate: animate), audio: audio,
-                               buttonsHealth: { nil }, description: "sim", simulatedByDefault: !asked)
+            let board = try SimulatedBoard(config: config)
+            return HardwareSet(edges: board.buttons, led: LEDPlayer(output: board.led, animate: animate), audio: audio,
+                               simulatedGPIO: board.gpio, buttonsHealth: { board.buttons.fault }, description: "sim",
+                               simulatedByDefault: !asked)
         }
         let gpio = RetryingGPIO(config: config, logger: logger)
         return HardwareSet(edges: gpio, led: LEDPlayer(output: gpio, animate: animate), audio: audio,
-                           buttonsHealth: { gpio.fault }, description: gpio.description, simulatedByDefault: false)
+                           simulatedGPIO: nil, buttonsHealth: { gpio.fault }, description: gpio.description, simulatedByDefault: false)
     }
 
     /// espeak-ng in the configured language; without it the box still rings, and says why

@@ -4,28 +4,28 @@ import DoseCore
 import Foundation
 import NightLog
 
-// The simulated box: presses pushed into the simulated buttons (the same edge source and
-// pump as GPIO), the sounds it played, faults on demand, and the bench's injected edges.
+// The simulated box: presses on the simulated chip's lines (read by the same GPIO reader,
+// edge decoding and pump as a real chip's), the sounds it played, faults on demand, and the
+// bench's injected edges.
 extension Engine {
     public enum SimError: Error, Sendable {
         case notSimulated
         case unknownButton(String)
     }
 
-    /// Presses a simulated button: `edges` at millisecond offsets from now (`.falling` is
-    /// the button going down, `.rising` up), moving the simulated clock through them; each
-    /// edge goes through the edge source and the pump, and the clock moves on only once it
-    /// was handled; then until the gesture is resolved.
-    public func simEdges(button: String, _ edges: [(ms: Int64, direction: RawEdge.Direction)]) async throws(SimError) {
-        guard let sim = clock as? SimClock, let buttons = hardware.simulatedButtons else { throw .notSimulated }
-        guard recognizers[button] != nil else { throw .unknownButton(button) }
+    /// Presses a simulated button: `pressed` (down) or up at millisecond offsets from now,
+    /// moving the simulated clock through them; each edge goes through the simulated chip,
+    /// the GPIO reader and the pump, and the clock moves on only once it was handled; then
+    /// until the gesture is resolved.
+    public func simEdges(button: String, _ edges: [(ms: Int64, pressed: Bool)]) async throws(SimError) {
+        guard let sim = clock as? SimClock, let gpio = hardware.simulatedGPIO else { throw .notSimulated }
+        guard recognizers[button] != nil, let line = line(of: button) else { throw .unknownButton(button) }
         let start = sim.now().monoNanos
         for e in edges.sorted(by: { $0.ms < $1.ms }) {
             let at = start + e.ms * 1_000_000
             advance(by: .nanoseconds(max(0, at - sim.now().monoNanos)))
-            let delivered: Int?
-            do { delivered = try buttons.set(button, pressed: e.direction == .falling, at: .nanoseconds(at)) } catch { throw .unknownButton(button) }
-            guard let n = delivered else { return } // the source is closed: boxd is stopping
+            // nil: the lines are released, boxd is stopping
+            guard let n = gpio.press(line: line, pressed: e.pressed, at: .nanoseconds(at)) else { return }
             await pumped(upTo: n)
         }
         // Let the gesture resolve (lockout, double gap), but never run into the stuck guard.
@@ -37,11 +37,17 @@ extension Engine {
     /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark
     /// uses it), through the edge source; returns once the engine has handled it.
     public func inject(button: String, pressed: Bool) async -> Bool {
-        guard let buttons = hardware.simulatedButtons, let n = try? buttons.set(button, pressed: pressed, at: clock.edgeNow()) ?? nil else {
+        guard let gpio = hardware.simulatedGPIO, let line = line(of: button),
+              let n = gpio.press(line: line, pressed: pressed, at: clock.edgeNow()) else {
             return false
         }
         await pumped(upTo: n)
         return true
+    }
+
+    /// The button's line on the chip, as configured.
+    private func line(of button: String) -> Int? {
+        config.buttons.first { $0.name == button }?.line
     }
 
     public func clearSoundLog() { soundLog.removeAll() }

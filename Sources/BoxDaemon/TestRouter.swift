@@ -48,11 +48,11 @@ extension Engine {
         do {
             switch command {
             case .press(let button, let holdMs):
-                try await simEdges(button: button, [(0, .falling), (Int64(holdMs), .rising)])
+                try await simEdges(button: button, [(0, true), (Int64(holdMs), false)])
             case .double(let button):
-                try await simEdges(button: button, [(0, .falling), (120, .rising), (250, .falling), (370, .rising)])
+                try await simEdges(button: button, [(0, true), (120, false), (250, true), (370, false)])
             case .edges(let button, let edges):
-                try await simEdges(button: button, edges.map { (ms: $0.ms, direction: $0.pressed ? RawEdge.Direction.falling : .rising) })
+                try await simEdges(button: button, edges.map { (ms: $0.ms, pressed: $0.pressed) })
             case .advance(let ms): advance(by: .milliseconds(ms))
             case .clockStep(let ms): _ = stepWallClock(by: .milliseconds(ms))
             case .led:

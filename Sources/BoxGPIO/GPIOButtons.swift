@@ -64,7 +64,9 @@ public final class GPIOButtons: EdgeSource {
         try self.init(driver: locator.driver, chip: chip, buttons: buttons, consumer: consumer)
     }
 
-    init(driver: any GPIODriver, chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
+    /// `decode`: the edge decoding; a test may break it to show that every press passes it.
+    init(driver: any GPIODriver, chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd",
+         decode: @escaping @Sendable (GPIORawEvent) -> RawEdge = EdgeReader.decode) throws(GPIOError) {
         try validateLines(buttons.map(\.assignment), chip: chip)
         self.chip = chip
         self.buttons = buttons
@@ -98,7 +100,7 @@ public final class GPIOButtons: EdgeSource {
 
         let reader = EdgeReader(
             session: session, descriptors: watched, wakeReadFd: pipeFds.read,
-            state: state, continuation: continuation, read: read
+            state: state, continuation: continuation, read: read, decode: decode
         )
         let thread = Thread { reader.run() }
         thread.name = "boxd-gpio-buttons"
@@ -236,9 +238,13 @@ struct EdgeReader: Sendable {
     let state: Locked<ReaderState>
     let continuation: AsyncStream<ButtonEdge>.Continuation
     let read: Locked<Int>
+    let decode: @Sendable (GPIORawEvent) -> RawEdge
 
     /// How many events one read takes from a descriptor (libgpiod 1.6 caps it at 16).
     static let batch = 16
+
+    /// ACTIVE_LOW is never requested: the edges stay physical (see `decodeEdge`).
+    static let decode: @Sendable (GPIORawEvent) -> RawEdge = { decodeEdge(eventType: $0.type, ts: $0.ts, activeLowRequested: false) }
 
     func run() {
         let fault = loop()
@@ -287,10 +293,7 @@ struct EdgeReader: Sendable {
                     // An event of a line not asked for cannot come; if it did, it is dropped.
                     let edges = events.compactMap { event in
                         watched.button(line: event.line).map { button in
-                            ButtonEdge(
-                                button: button.name,
-                                edge: decodeEdge(eventType: event.type, ts: event.ts, activeLowRequested: false)
-                            )
+                            ButtonEdge(button: button.name, edge: decode(event))
                         }
                     }
                     // Counted as soon as they leave the kernel's queue, before any hop: the

@@ -1,5 +1,6 @@
 import BoxControl
 @testable import BoxDaemon
+import BoxGPIO
 import BoxHardware
 import ConfigFile
 import DoseCore
@@ -9,11 +10,13 @@ import NightLog
 import Synchronization
 import Testing
 
-/// The engine in process, on the simulated clock, with the sim LED and the WAV sink.
+/// The engine in process, on the simulated clock, with the simulated chip's buttons and LED
+/// and the WAV sink.
 struct Rig {
     let dir: URL
     let clock: SimClock
-    let led = SimLED()
+    let board: SimulatedBoard
+    let config: BoxConfig
     let sink: WavSink
     let engine: Engine
     let log: NightLog
@@ -21,8 +24,9 @@ struct Rig {
     static let start = ISO8601DateFormatter().date(from: "2026-11-21T22:00:00-05:00")!
 
     /// `audio`: a player standing in for the WAV sink (which is still made, unused).
-    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edgesYielded: @escaping @Sendable () -> Int? = { nil },
-         unreadEdges: @escaping @Sendable () -> Bool = { false }) throws {
+    /// `edgesYielded`, `unreadEdges`: stand-ins for what the simulated chip's reader reports.
+    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edgesYielded: (@Sendable () -> Int?)? = nil,
+         unreadEdges: (@Sendable () -> Bool)? = nil) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -33,9 +37,20 @@ struct Rig {
         var config = try BoxConfig.load(path: nil, isolation: .inProcess)
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let records = try log.latestSession()?.records ?? []
+        self.config = config
+        board = try SimulatedBoard(config: config)
+        var hardware = board.hardware(audio: audio ?? sink, animate: false)
+        if let edgesYielded { hardware.edgesYielded = edgesYielded }
+        if let unreadEdges { hardware.unreadEdges = unreadEdges }
         engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,
-                        clock: clock, hardware: .init(led: LEDPlayer(output: led, animate: false), audio: audio ?? sink, edgesYielded: edgesYielded, unreadEdges: unreadEdges), config: config,
-                        logger: Logger(label: "test"))
+                        clock: clock, hardware: hardware, config: config, logger: Logger(label: "test"))
+    }
+
+    /// Whether the LED's lines on the simulated chip are at `color`'s levels.
+    func ledShows(_ color: LEDColor) throws -> Bool {
+        let wiring = try #require(GPIOBackend.lines(config).wiring)
+        let levels = board.gpio.outputLevels()
+        return ledLineLevels(for: color, wiring: wiring, activeLow: config.ledActiveLow).allSatisfy { levels[$0.line] == $0.value }
     }
 
     func request(_ c: Command) async -> Reply { await engine.handle(c, uid: 1000) }
@@ -53,11 +68,11 @@ struct Rig {
         let rig = try Rig()
         defer { rig.cleanup() }
         await rig.engine.start()
-        #expect(rig.led.current == .off)
+        #expect(try rig.ledShows(.off))
         _ = await rig.press()
         let s = await rig.status()
         #expect(s.phase == "beforeWindow")
-        #expect(rig.led.current == .blue)
+        #expect(try rig.ledShows(.blue))
         #expect(await rig.sounds() == ["success"])
         // On disk, not only in memory: a second reader sees it.
         let reader = try NightLog.openReadOnly(stateDirectory: rig.dir)

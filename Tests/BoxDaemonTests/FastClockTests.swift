@@ -22,12 +22,12 @@ import Testing
         return dir
     }
 
-    /// An engine on the demo clock with the shipped config (New York), simulated LED, `audio`.
+    /// An engine on the demo clock with the shipped config (New York), the simulated chip, `audio`.
     static func engine(clock: FastClock, audio: any TonePlayer, dir: URL) throws -> Engine {
         var config = try BoxConfig.load(path: nil, isolation: .inProcess)
         config.timeZone = TimeZone(identifier: "America/New_York")!
         return Engine(state: BoxState(settings: config.settings()), log: try NightLog.open(stateDirectory: dir), stateDirectory: dir,
-                      clock: clock, hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: audio),
+                      clock: clock, hardware: try SimulatedBoard(config: config).hardware(audio: audio, animate: false),
                       config: config, logger: Logger(label: "test"))
     }
 

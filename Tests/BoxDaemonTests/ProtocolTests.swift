@@ -223,13 +223,20 @@ import Testing
         func close() {}
     }
 
+    /// An LED that is not simulated.
+    struct DarkLED: LEDOutput {
+        func write(_ color: LEDColor) throws {}
+    }
+
     static func engine(clock: any BoxClock, simulatedButtons: Bool) throws -> Engine {
         let config = try BoxConfig.load(path: nil, isolation: .inProcess)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("real-\(UUID().uuidString.prefix(8))")
+        let audio = WavSink(clock: { .zero })
+        let hardware = simulatedButtons
+            ? try SimulatedBoard(config: config).hardware(audio: audio, animate: false)
+            : Engine.Hardware(led: LEDPlayer(output: DarkLED(), animate: false), audio: audio, edges: NoButtons())
         return Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: nil, stateDirectory: dir, clock: clock,
-                      hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero }),
-                                      edges: simulatedButtons ? SimButtons() : NoButtons()),
-                      config: config, logger: Logger(label: "test"))
+                      hardware: hardware, config: config, logger: Logger(label: "test"))
     }
 
     @Test func realHardwareRefusesSimAndBenchCommands() async throws {

@@ -44,7 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // No log: it could not be opened at start, so it is retried every 30 s.
         let engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: nil, stateDirectory: dir, clock: clock,
-                            hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: WavSink(clock: { .zero })),
+                            hardware: try SimulatedBoard(config: config).hardware(audio: WavSink(clock: { .zero }), animate: false),
                             config: config, logger: Logger(label: "test"))
         var sleeps = clock.sleeps.makeAsyncIterator()
         await engine.start()

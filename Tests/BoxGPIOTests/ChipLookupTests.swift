@@ -82,10 +82,10 @@ import Testing
     }
 
     @Test func locatorUsesTheDriversChips() throws {
-        let locator = GPIOChipLocator(driver: FakeDriver(chips: pi5Chips))
+        let locator = GPIOChipLocator(driver: SimulatedGPIO(chips: pi5Chips))
         #expect(locator.chips() == pi5Chips)
         #expect(try locator.locate("pinctrl-rp1") == Chips.pi5)
-        let none = GPIOChipLocator(driver: FakeDriver(chips: []))
+        let none = GPIOChipLocator(driver: SimulatedGPIO(chips: []))
         #expect(throws: GPIOError.noChips) { try none.locate("pinctrl-rp1") }
     }
 

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func requestsInputsWithBiasAndConsumer(sharedDescriptor: Bool) throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5,
                                       buttons: [dose, ButtonLine(name: "events", line: 27, bias: .asIs)])
         defer { buttons.close() }
@@ -44,7 +44,7 @@ import Testing
     /// The engine holds a gesture deadline while the kernel holds edges the reader has not
     /// read (see `EdgeSource.hasUnreadEdges`); a released line holds none.
     @Test(arguments: [false, true]) func tellsWhetherTheKernelHoldsUnreadEdges(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
         defer { buttons.close() }
         let session = try #require(driver.sessions.first)
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func edgesComeOutInKernelOrder(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
         defer { buttons.close() }
         let session = try #require(driver.sessions.first)
@@ -106,7 +106,7 @@ import Testing
 
     @Test(arguments: [false, true]) func aBurstLongerThanOneReadStaysInOrder(sharedDescriptor: Bool) async throws {
         // Contact bounce: more edges than one gpiod_line_event_read_fd_multiple call takes.
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
         defer { buttons.close() }
         let session = try #require(driver.sessions.first)
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func readErrorBecomesAFault(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
         let session = try #require(driver.sessions.first)
 
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func againAndInterruptedAreNotFaults(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
         defer { buttons.close() }
         let session = try #require(driver.sessions.first)
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func hangUpBecomesAFault(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
         let session = try #require(driver.sessions.first)
         session.hangUp(line: 27)
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func closeFinishesTheStreamAndReleasesTheLines(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
         let session = try #require(driver.sessions.first)
         session.push(line: 17, type: GPIOEventType.fallingEdge, sec: 1, nsec: 0)
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func closeAndWaitReturnsWithTheLinesReleased(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
         await buttons.closeAndWait()
         #expect(try #require(driver.sessions.first).isClosed)
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func aConsumerThatStopsListeningReleasesTheLines(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
         let session = try #require(driver.sessions.first)
         let stream = buttons.edges()
@@ -202,7 +202,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func droppingTheButtonsStopsTheReader(sharedDescriptor: Bool) async throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         var stream: AsyncStream<ButtonEdge>
         do {
             let buttons = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func badLineIsRefusedBeforeOpeningTheChip(sharedDescriptor: Bool) {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         let error = #expect(throws: GPIOError.self) {
             _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [ButtonLine(name: "dose", line: 99, activeLow: true)])
         }
@@ -225,7 +225,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func busyLineIsATypedErrorAndNothingLeaks(sharedDescriptor: Bool) throws {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         driver.failRequest(line: 27, errno: EBUSY)
         let error = #expect(throws: GPIOError.self) {
             _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose, events])
@@ -236,7 +236,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func chipLookupThroughTheLocator(sharedDescriptor: Bool) throws {
-        let driver = FakeDriver(chips: [Chips.pi4, Chips.pi4Expander], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi4, Chips.pi4Expander], sharedDescriptor: sharedDescriptor)
         let locator = GPIOChipLocator(driver: driver)
         let buttons = try GPIOButtons(locator: locator, chip: "pinctrl-bcm2711", buttons: [dose])
         defer { buttons.close() }
@@ -247,7 +247,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func openFailureIsTyped(sharedDescriptor: Bool) {
-        let driver = FakeDriver(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
+        let driver = SimulatedGPIO(chips: [Chips.pi5], sharedDescriptor: sharedDescriptor)
         driver.failOpen(with: .openFailed(path: "/dev/gpiochip4", errno: EACCES))
         let error = #expect(throws: GPIOError.self) {
             _ = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [dose])

@@ -53,7 +53,7 @@ import Testing
     let rgb = LEDWiring.rgb(red: 22, green: 23, blue: 24)
 
     @Test func requestsOutputsDark() throws {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         let led = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: rgb, activeLow: false)
         defer { led.close() }
         let session = try #require(driver.sessions.first)
@@ -63,14 +63,14 @@ import Testing
     }
 
     @Test func commonAnodeStartsHigh() throws {
-        let driver = FakeDriver(chips: [Chips.pi4])
+        let driver = SimulatedGPIO(chips: [Chips.pi4])
         let led = try GPIOLED(driver: driver, chip: Chips.pi4, wiring: rgb, activeLow: true)
         defer { led.close() }
         #expect(try #require(driver.sessions.first).outputs.mapValues(\.initial) == [22: 1, 23: 1, 24: 1])
     }
 
     @Test func writesMixTheColour() throws {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         let led = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: rgb, activeLow: false)
         let session = try #require(driver.sessions.first)
 
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func singleLEDThroughTheProtocol() throws {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         let led: any LEDOutput = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: .single(line: 22), activeLow: false)
         let session = try #require(driver.sessions.first)
         try led.write(.amber)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func writeFailureIsTyped() throws {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         let led = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: rgb, activeLow: false)
         defer { led.close() }
         try #require(driver.sessions.first).failSet(line: 23, errno: EIO)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func badWiringIsRefusedBeforeOpening() {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         let error = #expect(throws: GPIOError.self) {
             _ = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: .rgb(red: 22, green: 60, blue: 24), activeLow: false)
         }
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func busyLineReleasesWhatWasTaken() throws {
-        let driver = FakeDriver(chips: [Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5])
         driver.failRequest(line: 24, errno: EBUSY)
         #expect(throws: GPIOError.requestFailed(key: "led.blue", line: 24, chip: Chips.pi5, errno: EBUSY)) {
             _ = try GPIOLED(driver: driver, chip: Chips.pi5, wiring: rgb, activeLow: false)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func lookupByPath() throws {
-        let driver = FakeDriver(chips: [Chips.pi5Brcm, Chips.pi5])
+        let driver = SimulatedGPIO(chips: [Chips.pi5Brcm, Chips.pi5])
         let led = try GPIOLED(locator: GPIOChipLocator(driver: driver), chip: "/dev/gpiochip4", wiring: rgb, activeLow: false)
         defer { led.close() }
         #expect(led.chip == Chips.pi5)

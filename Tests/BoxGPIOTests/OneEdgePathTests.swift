@@ -8,28 +8,38 @@ import Logging
 import NightLog
 import Testing
 
-/// Every press takes one path into the engine: an edge source, then the engine's one pump
-/// (`Engine.startPump`). A kernel's edge read by GPIOButtons (here on the fake driver, with
-/// its real reader thread) and a simulated press pushed into SimButtons both arrive there,
-/// and are counted there; a closed source lets no simulated press through by another way.
+/// Every press takes one path into the engine: a GPIO chip's lines, GPIOButtons' reader
+/// thread and edge decoding, then the engine's one pump (`Engine.startPump`). A kernel's
+/// raw event and a simulated press (`sim press`, the bench's inject, the demo's key) are
+/// both events on the simulated chip; nothing reaches the engine by another way.
 @Suite struct OneEdgePathTests {
     struct Box {
         let dir: URL
         let clock: SimClock
         let engine: Engine
         let log: NightLog
+        let gpio: SimulatedGPIO
+        let buttons: GPIOButtons
 
-        init(edges: any EdgeSource) throws {
+        /// `activeLow`: the dose button's wiring. `decode`: the reader's edge decoding.
+        init(activeLow: Bool = true,
+             decode: @escaping @Sendable (GPIORawEvent) -> RawEdge = EdgeReader.decode) throws {
             dir = FileManager.default.temporaryDirectory.appendingPathComponent("edgepath-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let clock = SimClock(start: Date(timeIntervalSince1970: 1_795_316_400), stateFile: nil)
             self.clock = clock
             log = try NightLog.open(stateDirectory: dir)
-            let config = try BoxConfig.load(path: nil, isolation: .inProcess)
+            var config = try BoxConfig.load(path: nil, isolation: .inProcess)
+            config.buttons[0].activeLow = activeLow
+            let gpio = SimulatedGPIO()
+            self.gpio = gpio
+            let (lines, _) = GPIOBackend.lines(config)
+            buttons = try GPIOButtons(driver: gpio, chip: SimulatedGPIO.chip, buttons: lines, decode: decode)
             let sink = WavSink(path: dir.appendingPathComponent("sounds.wav").path, clock: { clock.offset })
-            engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: log, stateDirectory: dir, clock: clock,
-                            hardware: .init(led: LEDPlayer(output: SimLED(), animate: false), audio: sink, edges: edges),
-                            config: config, logger: Logger(label: "test"))
+            let hardware = Engine.Hardware(led: LEDPlayer(output: GPIOBackend.NoLED(), animate: false), audio: sink,
+                                           edges: buttons, simulatedGPIO: gpio)
+            engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: []), log: log, stateDirectory: dir,
+                            clock: clock, hardware: hardware, config: config, logger: Logger(label: "test"))
         }
 
         func dose1Recorded() throws -> Bool {
@@ -37,18 +47,21 @@ import Testing
             return records.contains { if case .dose(let d) = $0 { d.type == .dose1 && d.source == .button("dose") } else { false } }
         }
 
-        func cleanup() { try? FileManager.default.removeItem(at: dir) }
+        /// The event types the chip queued for the dose line so far, as the reader took them.
+        var session: SimulatedChip? { gpio.sessions.first }
+
+        func cleanup() {
+            buttons.close()
+            try? FileManager.default.removeItem(at: dir)
+        }
     }
 
-    @Test func aKernelEdgeAndASimulatedPressMeetInTheSamePump() async throws {
-        // GPIO: the fake chip's events, read by GPIOButtons' poll(2) thread.
-        let driver = FakeDriver(chips: [Chips.pi5])
-        let gpio = try GPIOButtons(driver: driver, chip: Chips.pi5, buttons: [ButtonLine(name: "dose", line: 17, activeLow: true)])
-        defer { gpio.close() }
-        let kernel = try Box(edges: gpio)
+    @Test func aKernelEventAndASimulatedPressMeetInTheSamePump() async throws {
+        // A raw event as the kernel queues it, read by GPIOButtons' poll(2) thread.
+        let kernel = try Box()
         defer { kernel.cleanup() }
         await kernel.engine.start()
-        let session = try #require(driver.sessions.first)
+        let session = try #require(kernel.session)
         let t0 = kernel.clock.now().monoNanos
         session.push(line: 17, type: GPIOEventType.fallingEdge, sec: Int(t0 / 1_000_000_000), nsec: Int(t0 % 1_000_000_000))
         let up = t0 + 120_000_000
@@ -58,25 +71,50 @@ import Testing
         #expect(await kernel.engine.edgesFromSource == 2)
         #expect(try kernel.dose1Recorded())
 
-        // Simulation: `sim press` pushes its edges into SimButtons; the same pump counts them.
-        let buttons = SimButtons()
-        let sim = try Box(edges: buttons)
+        // `sim press`: the same chip, reader and pump.
+        let sim = try Box()
         defer { sim.cleanup() }
         await sim.engine.start()
-        try await sim.engine.simEdges(button: "dose", [(0, .falling), (120, .rising)])
+        #expect(await sim.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000).ok)
         #expect(await sim.engine.edgesFromSource == 2)
-        #expect(buttons.edgesYielded == 2)
+        #expect(sim.buttons.edgesYielded == 2) // read by the reader thread, not handed over
         #expect(try sim.dose1Recorded())
     }
 
-    @Test func aSimulatedPressWithoutItsEdgeSourceRecordsNothing() async throws {
-        let buttons = SimButtons()
-        let box = try Box(edges: buttons)
+    @Test(arguments: [true, false])
+    func aSimulatedPressDrivesTheLineAsItsWiringDoes(activeLow: Bool) async throws {
+        // A button to ground (pull-up) pulls the line low; one to 3.3 V (pull-down) high.
+        // Either way the decoder and the recogniser make it a press.
+        let box = try Box(activeLow: activeLow)
         defer { box.cleanup() }
         await box.engine.start()
-        buttons.close() // the pump ends: a press has no other way in
+        let input = try #require(box.session?.inputs[17])
+        #expect(input.bias == (activeLow ? .pullUp : .pullDown))
+        #expect(await box.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000).ok)
+        #expect(try box.dose1Recorded())
+    }
+
+    @Test func aBrokenDecoderBreaksTheSimulatedPress() async throws {
+        // The decoder with its sense of direction lost: every press reads as a release.
+        let broken: @Sendable (GPIORawEvent) -> RawEdge = { event in
+            let edge = EdgeReader.decode(event)
+            return RawEdge(edge.direction == .falling ? .rising : .falling, at: edge.at)
+        }
+        let box = try Box(decode: broken)
+        defer { box.cleanup() }
+        await box.engine.start()
+        _ = await box.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000)
+        #expect(await box.engine.edgesFromSource == 2)
+        #expect(try !box.dose1Recorded())
+    }
+
+    @Test func aSimulatedPressWithoutItsLinesRecordsNothing() async throws {
+        let box = try Box()
+        defer { box.cleanup() }
+        await box.engine.start()
+        await box.buttons.closeAndWait() // the lines are released, the pump ends: a press has no other way in
         await box.engine.advance(by: .seconds(1))
-        try await box.engine.simEdges(button: "dose", [(0, .falling), (120, .rising)])
+        _ = await box.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000)
         #expect(await box.engine.edgesFromSource == 0)
         #expect(try !box.dose1Recorded())
     }

@@ -1,5 +1,6 @@
 import BoxHardware
 import DoseCore
+import Synchronization
 import Testing
 
 /// The LED rhythm as a pure function of time: what shows, and when it next changes.
@@ -30,8 +31,21 @@ import Testing
         #expect(LEDPlayer.frame(.ready, elapsed: .milliseconds(700), repeating: true).color == .white)
     }
 
+    /// An output that remembers what it was told.
+    final class RecordingLED: LEDOutput {
+        private let state = Mutex<(current: LEDColor, writes: Int)>((.off, 0))
+        func write(_ color: LEDColor) throws {
+            state.withLock {
+                $0.current = color
+                $0.writes += 1
+            }
+        }
+        var current: LEDColor { state.withLock { $0.current } }
+        var writeCount: Int { state.withLock { $0.writes } }
+    }
+
     @Test func aSimulatedPlayerRecordsWithoutAThread() throws {
-        let led = SimLED()
+        let led = RecordingLED()
         let player = LEDPlayer(output: led, animate: false)
         player.setBase(.pulse)
         #expect(led.current == .green)

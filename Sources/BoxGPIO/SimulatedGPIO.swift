@@ -1,21 +1,33 @@
-@testable import BoxGPIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A GPIO driver without hardware. Input lines are pipes, so the real poll(2) loop of
-/// GPIOButtons runs against them: `push` queues an event and makes the pipe readable.
+/// GPIO without hardware: the one simulation of the box's buttons and LED. Input lines are
+/// pipes, so GPIOButtons' real reader thread (its poll(2) loop, edge decoding and merging)
+/// runs against them; output lines keep their levels, written by the real GPIOLED. The
+/// simulated box (`--hardware sim`, the demo, the tests on simulated hardware, the bench)
+/// and the GPIO tests use it alike.
+///
+/// A press is the physics of a button, not its meaning: a line requested with a pull-up is
+/// a button to ground, so pressing it drives the line low (a falling edge); with a pull-down
+/// it is a button to 3.3 V. What a falling edge means is left to the code above the driver.
+///
 /// `sharedDescriptor` gives all of a request's input lines one pipe, as libgpiod 2 gives
-/// them one descriptor; without it each line has its own, as in libgpiod 1.6. The tests of
-/// GPIOButtons run both ways, whichever libgpiod the build chose.
-final class FakeDriver: GPIODriver, @unchecked Sendable {
+/// them one descriptor; without it each line has its own, as in libgpiod 1.6. The simulated
+/// box takes the layout of the libgpiod this build links. Faults a kernel can give (a chip
+/// that will not open, a refused line, a failed read, a line that hangs up, a reader thread
+/// not yet scheduled) can be set, for the tests.
+public final class SimulatedGPIO: GPIODriver, @unchecked Sendable {
     // @unchecked: mutable state only behind `state`'s lock.
     struct State {
-        var sessions: [FakeSession] = []
+        var sessions: [SimulatedChip] = []
         var openError: GPIOError?
         var requestErrors: [Int: Int32] = [:]
     }
+
+    /// The simulated box's chip: 54 lines, as the Pi 5's RP1, so a Pi's line numbers fit.
+    public static let chip = ChipInfo(path: "/dev/gpiochip-sim", name: "gpiochip-sim", label: "dosetap-sim", lineCount: 54)
 
     let chipList: [ChipInfo]
     let sharedDescriptor: Bool
@@ -26,7 +38,36 @@ final class FakeDriver: GPIODriver, @unchecked Sendable {
         self.sharedDescriptor = sharedDescriptor
     }
 
-    var sessions: [FakeSession] { state.withLock { $0.sessions } }
+    /// The simulated box's GPIO: its one chip, in the layout of the libgpiod this build links.
+    public convenience init() {
+        self.init(chips: [Self.chip], sharedDescriptor: LibgpiodAPI.built == .v2)
+    }
+
+    var sessions: [SimulatedChip] { state.withLock { $0.sessions } }
+
+    /// A finger on the button of input `line`: down (`pressed`) or up at `at` on the edge
+    /// clock. The line's level follows its bias (a pull-up line goes low when pressed; an
+    /// as-is line is taken as a button to ground with its own pull-up, the usual wiring),
+    /// and the edge waits in the line's queue for the reader, as in the kernel. Returns how
+    /// many edges that chip's input lines have queued so far, this one included, so the
+    /// caller can wait until they were handled; nil when no open request holds the line
+    /// (released: the box is stopping).
+    public func press(line: Int, pressed: Bool, at: Duration) -> Int? {
+        let open = state.withLock { $0.sessions.filter { !$0.isClosed } }
+        for session in open {
+            if let queued = session.press(line: line, pressed: pressed, at: at) { return queued }
+        }
+        return nil
+    }
+
+    /// The physical level of every output line of the open chips (the LED's lines).
+    public func outputLevels() -> [Int: Int32] {
+        var levels: [Int: Int32] = [:]
+        for session in sessions where !session.isClosed {
+            for line in session.outputs.keys { levels[line] = session.level(line) }
+        }
+        return levels
+    }
 
     func failOpen(with error: GPIOError) {
         state.withLock { $0.openError = error }
@@ -40,9 +81,9 @@ final class FakeDriver: GPIODriver, @unchecked Sendable {
     func chips() -> [ChipInfo] { chipList }
 
     func open(_ chip: ChipInfo) throws(GPIOError) -> any GPIOChipSession {
-        let result: Result<FakeSession, GPIOError> = state.withLock { s in
+        let result: Result<SimulatedChip, GPIOError> = state.withLock { s in
             if let error = s.openError { return .failure(error) }
-            let session = FakeSession(chip: chip, sharedDescriptor: sharedDescriptor)
+            let session = SimulatedChip(chip: chip, sharedDescriptor: sharedDescriptor)
             for (line, code) in s.requestErrors { session.failRequest(line: line, errno: code) }
             s.sessions.append(session)
             return .success(session)
@@ -51,7 +92,7 @@ final class FakeDriver: GPIODriver, @unchecked Sendable {
     }
 }
 
-final class FakeSession: GPIOChipSession, @unchecked Sendable {
+final class SimulatedChip: GPIOChipSession, @unchecked Sendable {
     // @unchecked: mutable state only behind `state`'s lock.
     enum Entry {
         case event(GPIORawEvent)
@@ -83,6 +124,8 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
         var requestErrors: [Int: Int32] = [:]
         var setErrors: [Int: Int32] = [:]
         var closed = false
+        /// Events queued on input lines so far (see `SimulatedGPIO.press`).
+        var queued = 0
         var closeCount = 0
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -147,6 +190,19 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
         enqueue(line: line, .event(GPIORawEvent(line: line, type: type, ts: timespec(tv_sec: sec, tv_nsec: nsec))))
     }
 
+    /// See `SimulatedGPIO.press`; nil when this chip does not hold the line as an input.
+    func press(line: Int, pressed: Bool, at: Duration) -> Int? {
+        guard let bias = state.withLock({ $0.closed ? nil : $0.inputs[line]?.bias }) else { return nil }
+        let high = switch bias {
+        case .pullDown: pressed
+        case .pullUp, .asIs: !pressed
+        }
+        let ns = at.components.seconds * 1_000_000_000 + at.components.attoseconds / 1_000_000_000
+        let event = GPIORawEvent(line: line, type: high ? GPIOEventType.risingEdge : GPIOEventType.fallingEdge,
+                                 ts: timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)))
+        return enqueue(line: line, .event(event))
+    }
+
     func pushFailure(line: Int, errno code: Int32) {
         enqueue(line: line, .failure(code))
     }
@@ -161,12 +217,16 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
         }
     }
 
-    private func enqueue(line: Int, _ entry: Entry) {
+    /// Returns the events queued so far, or nil when the line is not held.
+    @discardableResult
+    private func enqueue(line: Int, _ entry: Entry) -> Int? {
         state.withLock { s in
-            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], !s.closed else { return }
+            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], !s.closed else { return nil }
             s.channels[fd]?.queue.append((line, entry))
+            if case .event = entry { s.queued += 1 }
             var byte: UInt8 = 1
             _ = write(channel.writeFd, &byte, 1)
+            return s.queued
         }
     }
 
@@ -185,7 +245,9 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
                     readFd = shared
                 } else {
                     var pipeFds: [Int32] = [-1, -1]
+                    // Close-on-exec as a kernel's line descriptors are: boxd's children never hold them.
                     guard pipe(&pipeFds) == 0 else { return .failure(.systemCallFailed(call: "pipe", errno: errno)) }
+                    for fd in pipeFds { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
                     _ = fcntl(pipeFds[0], F_SETFL, fcntl(pipeFds[0], F_GETFL) | O_NONBLOCK)
                     s.channels[pipeFds[0]] = Channel(writeFd: pipeFds[1])
                     readFd = pipeFds[0]
@@ -279,9 +341,16 @@ final class FakeSession: GPIOChipSession, @unchecked Sendable {
     }
 }
 
-enum Chips {
-    static let pi4 = ChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)
-    static let pi4Expander = ChipInfo(path: "/dev/gpiochip1", name: "gpiochip1", label: "raspberrypi-exp-gpio", lineCount: 8)
-    static let pi5 = ChipInfo(path: "/dev/gpiochip4", name: "gpiochip4", label: "pinctrl-rp1", lineCount: 54)
-    static let pi5Brcm = ChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "gpio-brcmstb@107d508500", lineCount: 32)
+extension GPIOButtons {
+    /// The buttons on the simulated chip, read by the same reader thread as a real chip's.
+    public convenience init(simulated gpio: SimulatedGPIO, buttons: [ButtonLine]) throws(GPIOError) {
+        try self.init(driver: gpio, chip: SimulatedGPIO.chip, buttons: buttons)
+    }
+}
+
+extension GPIOLED {
+    /// The LED on the simulated chip: its lines' levels are `gpio.outputLevels()`.
+    public convenience init(simulated gpio: SimulatedGPIO, wiring: LEDWiring, activeLow: Bool) throws(GPIOError) {
+        try self.init(driver: gpio, chip: SimulatedGPIO.chip, wiring: wiring, activeLow: activeLow)
+    }
 }
