@@ -2,38 +2,41 @@ import BoxHardware
 import DoseCore
 import Foundation
 
-// Edges in: one pump reads the edge source (GPIO or simulated buttons alike) into the
-// recognisers; their gestures become actions.
+// Buttons in: one pump reads the edge source's one ordered stream (a real chip's or the
+// simulated one's): edges into the recognisers, whose gestures become actions, and the
+// gesture deadlines the engine asked for, each after every edge stamped before it.
 extension Engine {
     /// Starts reading the edge source. Every edge of every source arrives here, and only here.
     func startPump() {
         guard pump == nil else { return }
         let source = hardware.edges
-        // Detached: the stream is read off the actor, so edges already read wait at its door
-        // in order, counted, while it is busy (an fsync).
+        // Detached: the stream is read off the actor, so inputs already read wait at its door
+        // in order while it is busy (an fsync).
         pump = Task.detached { [weak self] in
-            for await edge in source.edges() { await self?.handle(edge, fromSource: true) }
+            for await input in source.inputs() {
+                switch input {
+                case .edge(let e): await self?.handle(e)
+                case .deadline(let d): await self?.deadlineCame(d)
+                }
+            }
             await self?.sourceEnded()
         }
     }
 
-    /// A source that ended has reported its fault: show it; the alarms keep running. (Not
+    /// A source that ended has reported its fault: show it; the alarms keep running, and a
+    /// gesture under way is decided on the engine's own timer (no edge can come now). (Not
     /// when boxd is stopping: then the pump was stopped first.)
     func sourceEnded() {
         guard pump != nil else { return }
         pump = nil
-        resumePumpWaiters(all: true)
+        resumeEdgeWaiters(all: true)
         tick()
     }
 
-    /// One edge. `fromSource`: it came through the pump, and is counted against the source's
-    /// `edgesYielded` (a test may hand edges over directly).
-    func handle(_ e: ButtonEdge, fromSource: Bool = false) {
-        if fromSource {
-            edgesFromSource += 1
-            edgeBacklogSince = nil // the pump moves: the limit is for one that stopped
-        }
-        defer { if fromSource { resumePumpWaiters() } }
+    /// One edge, in the source's order.
+    func handle(_ e: ButtonEdge) {
+        lastEdgeAt[e.button] = e.edge.at
+        defer { resumeEdgeWaiters() }
         guard var r = recognizers[e.button] else {
             logger.warning("edge from unknown button \(e.button)")
             return
@@ -51,47 +54,40 @@ extension Engine {
         reschedule()
     }
 
+    /// The deadline asked for has come, after every edge before it.
+    func deadlineCame(_ d: Duration) {
+        if wakeAsked == d { wakeAsked = nil }
+        fireGestureDeadlines()
+        reschedule()
+    }
+
     /// Stops reading edges; whoever waits for the pump is let go.
     func stopPump() {
         pump?.cancel()
         pump = nil
-        resumePumpWaiters(all: true)
+        resumeEdgeWaiters(all: true)
     }
 
-    /// Returns once the pump has handed over the source's first `count` edges (a simulated
-    /// press waits for its own edges), or when the pump has ended.
-    func pumped(upTo count: Int) async {
-        guard edgesFromSource < count, pump != nil else { return }
-        await withCheckedContinuation { pumpWaiters.append((count, $0)) }
+    /// Returns once the pump has handed over `button`'s edge stamped `at` (a simulated press
+    /// waits for its own edges), or when the pump has ended.
+    func handled(button: String, at: Duration) async {
+        guard pump != nil, !(lastEdgeAt[button].map { $0 >= at } ?? false) else { return }
+        await withCheckedContinuation { edgeWaiters.append((button, at, $0)) }
     }
 
-    func resumePumpWaiters(all: Bool = false) {
-        let ready = pumpWaiters.filter { all || $0.upTo <= edgesFromSource }
-        pumpWaiters.removeAll { all || $0.upTo <= edgesFromSource }
+    func resumeEdgeWaiters(all: Bool = false) {
+        let done = { (w: EdgeWaiter) in all || (self.lastEdgeAt[w.button].map { $0 >= w.at } ?? false) }
+        let ready = edgeWaiters.filter(done)
+        edgeWaiters.removeAll(where: done)
         for w in ready { w.resume.resume() }
     }
 
-    /// Fires the recognisers' deadlines that have passed on the edge clock, unless edges are
-    /// still on their way: yielded by the source but not handed over by the pump (the engine
-    /// was busy, e.g. in an SD card's fsync), or still in the kernel's queue (the reader
-    /// thread not scheduled yet). Those may have come first, and a deadline decided before
-    /// them would see a stale level and take them late (a bouncy release read as a second
-    /// press, a bouncy press as a double). The pump's next
-    /// `handle` advances the recogniser in edge order and reschedules; meanwhile the timer
-    /// looks again every `edgeBacklogRecheck`. A source that stopped never holds the
-    /// deadlines back longer than `edgeBacklogLimit`.
+    /// Fires the recognisers' deadlines that have passed on the edge clock. On a real or fast
+    /// clock it runs when the source yields the deadline asked for (`deadlineCame`), so every
+    /// edge stamped before it was handled first; on the simulated clock `advance` runs it,
+    /// and a simulated press waits until its edges were handled before the clock moves on.
     func fireGestureDeadlines() {
         let now = clock.edgeNow()
-        let behind = hardware.edgesYielded().map { $0 > edgesFromSource } ?? false
-        if behind || hardware.unreadEdges() {
-            if edgeBacklogSince == nil {
-                logger.debug("edges on their way (\(behind ? "in the stream" : "in the kernel")): gesture deadlines held")
-            }
-            let since = edgeBacklogSince ?? now
-            edgeBacklogSince = since
-            if now - since < Self.edgeBacklogLimit { return }
-        }
-        edgeBacklogSince = nil
         for name in recognizers.keys.sorted() {
             guard var r = recognizers[name], let d = r.nextDeadline, d <= now else { continue }
             let events = r.advance(to: now, doubleEnabled: state.doubleIsMeaningful(button: name, at: clock.now()))

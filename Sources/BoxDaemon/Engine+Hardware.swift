@@ -14,24 +14,17 @@ extension Engine {
         /// The simulated chip, when the buttons are on it: sim and bench commands press them.
         public var simulatedGPIO: SimulatedGPIO?
         public var buttonsHealth: @Sendable () -> String?
-        /// The source's `edgesYielded`, unless a test stands in for it (see `Engine.edgeBacklog`).
-        public var edgesYielded: @Sendable () -> Int?
-        /// The source's `hasUnreadEdges`, unless a test stands in for it.
-        public var unreadEdges: @Sendable () -> Bool
         /// Makes the core's sentences into sound (espeak-ng); nil: the box does not speak.
         public var speech: (any SpeechSynthesizer)?
 
         public init(led: LEDPlayer, audio: any TonePlayer, edges: any EdgeSource, simulatedGPIO: SimulatedGPIO? = nil,
-                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, edgesYielded: (@Sendable () -> Int?)? = nil,
-                    unreadEdges: (@Sendable () -> Bool)? = nil, speech: (any SpeechSynthesizer)? = nil) {
+                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, speech: (any SpeechSynthesizer)? = nil) {
             self.led = led
             self.audio = audio
             self.speech = speech
             self.edges = edges
             self.simulatedGPIO = simulatedGPIO
             self.buttonsHealth = buttonsHealth
-            self.edgesYielded = edgesYielded ?? { edges.edgesYielded }
-            self.unreadEdges = unreadEdges ?? { edges.hasUnreadEdges }
         }
     }
 }

@@ -22,11 +22,13 @@ extension Engine {
         guard recognizers[button] != nil, let line = line(of: button) else { throw .unknownButton(button) }
         let start = sim.now().monoNanos
         for e in edges.sorted(by: { $0.ms < $1.ms }) {
-            let at = start + e.ms * 1_000_000
+            // Each edge at an instant of its own, as the kernel stamps them (in nanoseconds):
+            // two edges in one millisecond are 1 ns apart, so each one's wait is for itself.
+            let at = max(start + e.ms * 1_000_000, (lastEdgeAt[button]?.nanoseconds ?? .min) + 1)
             advance(by: .nanoseconds(max(0, at - sim.now().monoNanos)))
-            // nil: the lines are released, boxd is stopping
-            guard let n = gpio.press(line: line, pressed: e.pressed, at: .nanoseconds(at)) else { return }
-            await pumped(upTo: n)
+            // The lines are released: boxd is stopping.
+            guard gpio.press(line: line, pressed: e.pressed, at: .nanoseconds(at)) else { return }
+            await handled(button: button, at: .nanoseconds(at))
         }
         // Let the gesture resolve (lockout, double gap), but never run into the stuck guard.
         while let r = recognizers[button], !r.isPressed, let d = r.nextDeadline {
@@ -37,11 +39,11 @@ extension Engine {
     /// An edge stamped now on the edge clock (simulated buttons on any clock; the benchmark
     /// uses it), through the edge source; returns once the engine has handled it.
     public func inject(button: String, pressed: Bool) async -> Bool {
-        guard let gpio = hardware.simulatedGPIO, let line = line(of: button),
-              let n = gpio.press(line: line, pressed: pressed, at: clock.edgeNow()) else {
+        let at = clock.edgeNow()
+        guard let gpio = hardware.simulatedGPIO, let line = line(of: button), gpio.press(line: line, pressed: pressed, at: at) else {
             return false
         }
-        await pumped(upTo: n)
+        await handled(button: button, at: at)
         return true
     }
 

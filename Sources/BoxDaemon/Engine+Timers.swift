@@ -43,14 +43,21 @@ extension Engine {
                 await self?.tick()
             }
         }
-        edgeTimer?.cancel()
-        if var d = recognizers.values.compactMap(\.nextDeadline).min() {
-            // Held back behind edges on their way: look again shortly, not in a spin.
-            if edgeBacklogSince != nil { d = max(d, clock.edgeNow() + Self.edgeBacklogRecheck) }
-            let clock = self.clock
-            edgeTimer = Task { [weak self] in
-                do { try await clock.sleep(untilEdge: d) } catch { return }
-                await self?.fireEdgeTimer()
+        // The next gesture deadline: the edge source yields it after the edges before it.
+        let gesture = recognizers.values.compactMap(\.nextDeadline).min()
+        if pump != nil {
+            if gesture != wakeAsked {
+                wakeAsked = gesture
+                hardware.edges.wake(at: gesture)
+            }
+        } else {
+            edgeTimer?.cancel()
+            if let d = gesture {
+                let clock = self.clock
+                edgeTimer = Task { [weak self] in
+                    do { try await clock.sleep(untilEdge: d) } catch { return }
+                    await self?.fireEdgeTimer()
+                }
             }
         }
     }

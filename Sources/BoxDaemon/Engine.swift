@@ -38,11 +38,17 @@ public actor Engine {
     /// nanoseconds, the clock's own timeline); see `reschedule`.
     var retryAt: Int64?
     var clockCheckAt: Int64?
+    /// Decides a gesture once the edge source has ended (no edge can come then).
     var edgeTimer: Task<Void, Never>?
+    /// The gesture deadline asked of the edge source, until it came.
+    var wakeAsked: Duration?
     /// Reads the edge source into the engine (Engine+Buttons).
     var pump: Task<Void, Never>?
-    /// Sim and bench presses waiting until the pump has handed their edges over.
-    var pumpWaiters: [(upTo: Int, resume: CheckedContinuation<Void, Never>)] = []
+    /// Each button's last edge handled (its stamp), and the sim and bench presses waiting
+    /// until the pump has handed theirs over.
+    var lastEdgeAt: [String: Duration] = [:]
+    typealias EdgeWaiter = (button: String, at: Duration, resume: CheckedContinuation<Void, Never>)
+    var edgeWaiters: [EdgeWaiter] = []
     var onPhaseChange: (@Sendable (String) -> Void)?
     var observer: (@Sendable (Moment, Event) -> Void)?
     /// The moment of the transition whose effects are being performed (observer timestamps).
@@ -57,12 +63,6 @@ public actor Engine {
     var checkpointDue = false
     /// A dose, an undo or a supply record was written since the supply was last read.
     var supplyStale = true
-    /// Edges handled from the source's stream, and since when (edge clock) edges it has
-    /// yielded have waited for the pump (see `fireGestureDeadlines`).
-    var edgesFromSource = 0
-    var edgeBacklogSince: Duration?
-    static let edgeBacklogLimit: Duration = .milliseconds(500)
-    static let edgeBacklogRecheck: Duration = .milliseconds(2)
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
     var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool

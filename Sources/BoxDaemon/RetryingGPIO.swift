@@ -14,8 +14,14 @@ import Synchronization
 final class RetryingGPIO: EdgeSource, LEDOutput {
     struct State {
         var backend: GPIOBackend?
+        /// The backend's reader is running: it takes the deadlines.
+        var reading = false
         var openError: String?
         var lastColor: LEDColor = .off
+        /// The deadline asked for, until it was yielded.
+        var deadline: Duration?
+        /// Yields the deadline while no reader runs (no edge can come then).
+        var timer: Task<Void, Never>?
         var closed = false
     }
 
@@ -23,16 +29,15 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
     let logger: Logger
     let retryInterval: Duration
     private let state: Mutex<State>
-    private let stream: AsyncStream<ButtonEdge>
-    private let continuation: AsyncStream<ButtonEdge>.Continuation
-    private let yielded = EdgeCount()
+    private let stream: AsyncStream<ButtonInput>
+    private let continuation: AsyncStream<ButtonInput>.Continuation
 
     init(config: BoxConfig, logger: Logger, retryInterval: Duration = .seconds(10)) {
         self.config = config
         self.logger = logger
         self.retryInterval = retryInterval
         state = Mutex(State())
-        (stream, continuation) = AsyncStream.makeStream(of: ButtonEdge.self)
+        (stream, continuation) = AsyncStream.makeStream(of: ButtonInput.self)
         if !tryOpen() { startRetrying() }
     }
 
@@ -45,24 +50,33 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         state.withLock { s in s.backend.map { "gpio (\($0.chipDescription))" } ?? "gpio (not open: \(s.openError ?? "?"))" }
     }
 
-    /// One attempt; on success the edges are forwarded and the LED shows what it should.
+    /// One attempt; on success the inputs are forwarded, the reader takes the deadline
+    /// asked for, and the LED shows what it should.
     @discardableResult
     func tryOpen() -> Bool {
         do {
             let backend = try GPIOBackend.open(config: config, logger: logger)
-            let color = state.withLock { s -> LEDColor in
+            let (color, deadline) = state.withLock { s -> (LEDColor, Duration?) in
                 s.backend = backend
+                s.reading = true
                 s.openError = nil
-                return s.lastColor
+                s.timer?.cancel()
+                s.timer = nil
+                return (s.lastColor, s.deadline)
             }
             try? backend.led.write(color)
-            let continuation = self.continuation
-            let yielded = self.yielded
             let buttons = backend.buttons
-            yielded.attach(buttons)
-            Task.detached {
-                for await edge in buttons.edges() { continuation.yield(edge) }
-                yielded.detach(buttons) // every edge it read was forwarded
+            buttons.wake(at: deadline)
+            Task.detached { [self] in
+                for await input in buttons.inputs() {
+                    if case .deadline(let d) = input { state.withLock { s in if s.deadline == d { s.deadline = nil } } }
+                    continuation.yield(input)
+                }
+                // The reader ended (a fault): no edge can come now, so a timer takes the deadline.
+                state.withLock { s in
+                    s.reading = false
+                    armTimer(&s)
+                }
             }
             return true
         } catch {
@@ -87,15 +101,38 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         }
     }
 
-    func edges() -> AsyncStream<ButtonEdge> { stream }
+    func inputs() -> AsyncStream<ButtonInput> { stream }
 
-    var edgesYielded: Int? { yielded.value }
+    func wake(at deadline: Duration?) {
+        let reader = state.withLock { s -> (any EdgeSource)? in
+            s.deadline = deadline
+            if s.reading { return s.backend?.buttons }
+            armTimer(&s)
+            return nil
+        }
+        reader?.wake(at: deadline)
+    }
 
-    var hasUnreadEdges: Bool { yielded.openSource?.hasUnreadEdges ?? false }
+    /// Without a reader, the deadline is a plain timer on the edge clock (CLOCK_MONOTONIC).
+    private func armTimer(_ s: inout State) {
+        s.timer?.cancel()
+        s.timer = nil
+        guard let deadline = s.deadline, !s.closed else { return }
+        s.timer = Task.detached { [self] in
+            do { try await RealClock().sleep(untilEdge: deadline) } catch { return }
+            let due = state.withLock { s in
+                guard s.deadline == deadline, !s.reading else { return false }
+                s.deadline = nil
+                return true
+            }
+            if due { continuation.yield(.deadline(deadline)) }
+        }
+    }
 
     func close() {
         let backend = state.withLock { s -> GPIOBackend? in
             s.closed = true
+            s.timer?.cancel()
             return s.backend
         }
         backend?.buttons.close()
@@ -109,19 +146,4 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         }
         try led?.write(color)
     }
-}
-
-/// Edges read by every chip opened so far: the open one's reader thread counts them as it
-/// reads from the kernel (before the forwarding hop), closed ones' counts are kept.
-private final class EdgeCount: Sendable {
-    private let count = Mutex<(closed: Int, open: (any EdgeSource)?)>((0, nil))
-    func attach(_ source: any EdgeSource) { count.withLock { $0.open = source } }
-    func detach(_ source: any EdgeSource) {
-        count.withLock { c in
-            c.closed += source.edgesYielded ?? 0
-            c.open = nil
-        }
-    }
-    var value: Int { count.withLock { $0.closed + ($0.open?.edgesYielded ?? 0) } }
-    var openSource: (any EdgeSource)? { count.withLock { $0.open } }
 }

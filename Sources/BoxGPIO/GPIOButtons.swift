@@ -31,7 +31,9 @@ public struct ButtonLine: Sendable, Hashable {
 
 /// The buttons, through libgpiod: each line is an input with its bias and both-edge events,
 /// consumer "boxd" (with libgpiod 2, all in one request). One dedicated thread waits in
-/// poll(2) on the event descriptors and a wake-up pipe; no sleeping loop.
+/// poll(2) on the event descriptors and a wake-up pipe, with the gesture deadline asked for
+/// (`wake(at:)`) as its timeout; no sleeping loop. It yields a deadline only when poll(2)
+/// finds no unread edge, so every edge stamped before it comes first.
 ///
 /// Edges are physical (ACTIVE_LOW is never requested): for a button to ground with a
 /// pull-up, `.falling` is the press, as GestureRecognizer(activeLow: true) expects.
@@ -42,12 +44,8 @@ public struct ButtonLine: Sendable, Hashable {
 public final class GPIOButtons: EdgeSource {
     public let chip: ChipInfo
     public let buttons: [ButtonLine]
-    private let stream: AsyncStream<ButtonEdge>
+    private let stream: AsyncStream<ButtonInput>
     private let state: Locked<ReaderState>
-    /// Edges read from the kernel so far (see `edgesYielded`).
-    private let read = Locked(0)
-    /// The lines' event descriptors, polled by `hasUnreadEdges` while the lines are held.
-    private let eventFds: [Int32]
 
     /// Finds the chip (label, name or path), checks the lines and requests them.
     public convenience init(chip spec: String, buttons: [ButtonLine], consumer: String = "boxd") throws(GPIOError) {
@@ -65,8 +63,10 @@ public final class GPIOButtons: EdgeSource {
     }
 
     /// `decode`: the edge decoding; a test may break it to show that every press passes it.
+    /// `now`: the edge clock (CLOCK_MONOTONIC, the kernel's stamps' clock), for the deadlines.
     init(driver: any GPIODriver, chip: ChipInfo, buttons: [ButtonLine], consumer: String = "boxd",
-         decode: @escaping @Sendable (GPIORawEvent) -> RawEdge = EdgeReader.decode) throws(GPIOError) {
+         decode: @escaping @Sendable (GPIORawEvent) -> RawEdge = EdgeReader.decode,
+         now: @escaping @Sendable () -> Duration = EdgeReader.monotonicNow) throws(GPIOError) {
         try validateLines(buttons.map(\.assignment), chip: chip)
         self.chip = chip
         self.buttons = buttons
@@ -91,16 +91,15 @@ public final class GPIOButtons: EdgeSource {
         }
 
         let state = Locked(ReaderState(wakeWriteFd: pipeFds.write))
-        let (stream, continuation) = AsyncStream<ButtonEdge>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<ButtonInput>.makeStream(bufferingPolicy: .unbounded)
         // A consumer that stops listening no longer needs the lines.
         continuation.onTermination = { _ in GPIOButtons.requestStop(state) }
         self.state = state
         self.stream = stream
-        eventFds = watched.map(\.fd)
 
         let reader = EdgeReader(
             session: session, descriptors: watched, wakeReadFd: pipeFds.read,
-            state: state, continuation: continuation, read: read, decode: decode
+            state: state, continuation: continuation, decode: decode, now: now
         )
         let thread = Thread { reader.run() }
         thread.name = "boxd-gpio-buttons"
@@ -111,28 +110,23 @@ public final class GPIOButtons: EdgeSource {
         Self.requestStop(state)
     }
 
-    /// Every edge of every button, in kernel order per line. Across lines: with libgpiod 2
-    /// all lines share one request and one descriptor, so the order is the kernel's; with
-    /// 1.6 each line has its own descriptor, so the order is by timestamp within one wake-up
-    /// only, and a later edge on one line can be read before an earlier one on another (each
-    /// button has its own recogniser, so this never matters). The stream is single-use: iterate it
-    /// once; when its consumer stops (cancelled, or the iterator dropped), the reader stops
-    /// and the lines are released.
-    public func edges() -> AsyncStream<ButtonEdge> {
+    /// Every edge of every button, in kernel order per line, and the deadlines asked for.
+    /// Across lines: with libgpiod 2 all lines share one request and one descriptor, so the
+    /// order is the kernel's; with 1.6 each line has its own descriptor, so the order is by
+    /// timestamp within one wake-up only, and a later edge on one line can be read before an
+    /// earlier one on another (each button has its own recogniser, so this never matters).
+    /// The stream is single-use: iterate it once; when its consumer stops (cancelled, or the
+    /// iterator dropped), the reader stops and the lines are released.
+    public func inputs() -> AsyncStream<ButtonInput> {
         stream
     }
 
-    /// Every edge read from the kernel so far, counted by the reader thread as it reads.
-    public var edgesYielded: Int? { read.withLock { $0 } }
-
-    /// Whether the kernel holds edges the reader thread has not read yet: a poll(2) that
-    /// does not wait. Under the state lock, which the reader takes before it releases the
-    /// lines, so a closed (and perhaps reused) descriptor is never polled.
-    public var hasUnreadEdges: Bool {
+    /// The reader's poll(2) times out at `deadline` (CLOCK_MONOTONIC); see the type's comment.
+    public func wake(at deadline: Duration?) {
         state.withLock { s in
-            guard s.linesHeld else { return false }
-            var fds = eventFds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            return poll(&fds, nfds_t(fds.count), 0) > 0 && fds.contains { $0.revents & Int16(POLLIN) != 0 }
+            guard s.deadline != deadline else { return }
+            s.deadline = deadline
+            s.signal()
         }
     }
 
@@ -165,16 +159,14 @@ public final class GPIOButtons: EdgeSource {
 
     fileprivate static func requestStop(_ state: Locked<ReaderState>) {
         state.withLock { s in
-            guard let fd = s.wakeWriteFd else { return }
-            var byte: UInt8 = 1
-            // A full pipe (EAGAIN) already holds a wake-up; nothing else can fail here.
-            _ = write(fd, &byte, 1)
+            s.stopRequested = true
+            s.signal()
         }
     }
 }
 
-/// A pipe whose read end wakes the reader's poll(2) when close() writes a byte. Both ends
-/// close-on-exec; the write end non-blocking so close() never blocks.
+/// A pipe whose read end wakes the reader's poll(2) when close() or wake(at:) writes a
+/// byte. Both ends close-on-exec and non-blocking, so neither side ever blocks on it.
 private func makeWakePipe() throws(GPIOError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw .systemCallFailed(call: "pipe", errno: errno) }
@@ -197,12 +189,21 @@ struct ReaderState {
     /// The wake-up pipe's write end, until the reader has exited and closed it (under the
     /// lock, so close() never writes to a recycled descriptor).
     var wakeWriteFd: Int32?
+    var stopRequested = false
+    /// The gesture deadline asked for, until the reader has yielded it.
+    var deadline: Duration?
     var fault: GPIOError?
-    /// The lines' descriptors are open (until the reader releases them).
-    var linesHeld = true
     /// The reader has exited and the lines are released.
     var finished = false
     var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Wakes the reader to look at the state again.
+    func signal() {
+        guard let fd = wakeWriteFd else { return }
+        var byte: UInt8 = 1
+        // A full pipe (EAGAIN) already holds a wake-up; nothing else can fail here.
+        _ = write(fd, &byte, 1)
+    }
 }
 
 /// One event descriptor and the buttons whose edges it delivers: one button with libgpiod
@@ -236,9 +237,9 @@ struct EdgeReader: Sendable {
     let descriptors: [WatchedDescriptor]
     let wakeReadFd: Int32
     let state: Locked<ReaderState>
-    let continuation: AsyncStream<ButtonEdge>.Continuation
-    let read: Locked<Int>
+    let continuation: AsyncStream<ButtonInput>.Continuation
     let decode: @Sendable (GPIORawEvent) -> RawEdge
+    let now: @Sendable () -> Duration
 
     /// How many events one read takes from a descriptor (libgpiod 1.6 caps it at 16).
     static let batch = 16
@@ -246,10 +247,16 @@ struct EdgeReader: Sendable {
     /// ACTIVE_LOW is never requested: the edges stay physical (see `decodeEdge`).
     static let decode: @Sendable (GPIORawEvent) -> RawEdge = { decodeEdge(eventType: $0.type, ts: $0.ts, activeLowRequested: false) }
 
+    /// CLOCK_MONOTONIC, the clock of the kernel's edge stamps.
+    static let monotonicNow: @Sendable () -> Duration = {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+    }
+
     func run() {
         let fault = loop()
         // Release the hardware before the stream ends, so whoever sees the end can reopen.
-        state.withLock { $0.linesHeld = false }
         session.close()
         let waiters = state.withLock { s in
             if let fd = s.wakeWriteFd { _ = Glibc.close(fd) }
@@ -271,14 +278,30 @@ struct EdgeReader: Sendable {
         let broken = Int16(POLLERR | POLLHUP | POLLNVAL)
 
         while true {
+            let deadline = state.withLock { $0.deadline }
             for i in pollFds.indices { pollFds[i].revents = 0 }
-            let ready = poll(&pollFds, nfds_t(pollFds.count), -1)
+            let ready = poll(&pollFds, nfds_t(pollFds.count), timeout(until: deadline))
             if ready < 0 {
                 let code = errno
                 if code == EINTR { continue }
                 return .systemCallFailed(call: "poll", errno: code)
             }
-            if pollFds[0].revents != 0 { return nil }
+            if ready == 0 {
+                // Nothing unread in the kernel: a deadline that has passed goes out now, after
+                // every edge read before it (unless it was replaced meanwhile).
+                if let deadline, now() >= deadline, state.withLock({ s in
+                    guard s.deadline == deadline else { return false }
+                    s.deadline = nil
+                    return true
+                }) {
+                    continuation.yield(.deadline(deadline))
+                }
+                continue
+            }
+            if pollFds[0].revents != 0 {
+                drainWakePipe()
+                if state.withLock({ $0.stopRequested }) { return nil }
+            }
 
             var perDescriptor: [[ButtonEdge]] = []
             for (i, watched) in descriptors.enumerated() {
@@ -291,24 +314,31 @@ struct EdgeReader: Sendable {
                 do {
                     let events = try session.readEvents(fd: watched.fd, max: Self.batch)
                     // An event of a line not asked for cannot come; if it did, it is dropped.
-                    let edges = events.compactMap { event in
-                        watched.button(line: event.line).map { button in
-                            ButtonEdge(button: button.name, edge: decode(event))
-                        }
-                    }
-                    // Counted as soon as they leave the kernel's queue, before any hop: the
-                    // engine holds a gesture deadline while the kernel holds edges
-                    // (`hasUnreadEdges`) or counted edges have not reached it.
-                    read.withLock { $0 += edges.count }
-                    perDescriptor.append(edges)
+                    perDescriptor.append(events.compactMap { event in
+                        watched.button(line: event.line).map { ButtonEdge(button: $0.name, edge: decode(event)) }
+                    })
                 } catch {
                     if error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == EINTR { continue }
                     return .readFailed(button: first.name, line: first.line, errno: error.code)
                 }
             }
             for edge in mergeByTime(perDescriptor) {
-                continuation.yield(edge)
+                continuation.yield(.edge(edge))
             }
         }
+    }
+
+    /// poll(2)'s timeout for `deadline`: whole milliseconds, rounded up so it never wakes
+    /// early; 0 once it has passed; -1 (none) without one.
+    private func timeout(until deadline: Duration?) -> Int32 {
+        guard let deadline else { return -1 }
+        let left = deadline - now()
+        guard left > .zero else { return 0 }
+        return Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000)
+    }
+
+    private func drainWakePipe() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(wakeReadFd, &bytes, bytes.count) > 0 {}
     }
 }

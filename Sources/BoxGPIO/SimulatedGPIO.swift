@@ -48,16 +48,11 @@ public final class SimulatedGPIO: GPIODriver, @unchecked Sendable {
     /// A finger on the button of input `line`: down (`pressed`) or up at `at` on the edge
     /// clock. The line's level follows its bias (a pull-up line goes low when pressed; an
     /// as-is line is taken as a button to ground with its own pull-up, the usual wiring),
-    /// and the edge waits in the line's queue for the reader, as in the kernel. Returns how
-    /// many edges that chip's input lines have queued so far, this one included, so the
-    /// caller can wait until they were handled; nil when no open request holds the line
-    /// (released: the box is stopping).
-    public func press(line: Int, pressed: Bool, at: Duration) -> Int? {
+    /// and the edge waits in the line's queue for the reader, as in the kernel. False when
+    /// no open request holds the line (released: the box is stopping).
+    public func press(line: Int, pressed: Bool, at: Duration) -> Bool {
         let open = state.withLock { $0.sessions.filter { !$0.isClosed } }
-        for session in open {
-            if let queued = session.press(line: line, pressed: pressed, at: at) { return queued }
-        }
-        return nil
+        return open.contains { $0.press(line: line, pressed: pressed, at: at) }
     }
 
     /// The physical level of every output line of the open chips (the LED's lines).
@@ -124,8 +119,6 @@ final class SimulatedChip: GPIOChipSession, @unchecked Sendable {
         var requestErrors: [Int: Int32] = [:]
         var setErrors: [Int: Int32] = [:]
         var closed = false
-        /// Events queued on input lines so far (see `SimulatedGPIO.press`).
-        var queued = 0
         var closeCount = 0
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -190,9 +183,9 @@ final class SimulatedChip: GPIOChipSession, @unchecked Sendable {
         enqueue(line: line, .event(GPIORawEvent(line: line, type: type, ts: timespec(tv_sec: sec, tv_nsec: nsec))))
     }
 
-    /// See `SimulatedGPIO.press`; nil when this chip does not hold the line as an input.
-    func press(line: Int, pressed: Bool, at: Duration) -> Int? {
-        guard let bias = state.withLock({ $0.closed ? nil : $0.inputs[line]?.bias }) else { return nil }
+    /// See `SimulatedGPIO.press`; false when this chip does not hold the line as an input.
+    func press(line: Int, pressed: Bool, at: Duration) -> Bool {
+        guard let bias = state.withLock({ $0.closed ? nil : $0.inputs[line]?.bias }) else { return false }
         let high = switch bias {
         case .pullDown: pressed
         case .pullUp, .asIs: !pressed
@@ -217,16 +210,15 @@ final class SimulatedChip: GPIOChipSession, @unchecked Sendable {
         }
     }
 
-    /// Returns the events queued so far, or nil when the line is not held.
+    /// False when the line is not held.
     @discardableResult
-    private func enqueue(line: Int, _ entry: Entry) -> Int? {
+    private func enqueue(line: Int, _ entry: Entry) -> Bool {
         state.withLock { s in
-            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], !s.closed else { return nil }
+            guard let fd = s.inputs[line]?.readFd, let channel = s.channels[fd], !s.closed else { return false }
             s.channels[fd]?.queue.append((line, entry))
-            if case .event = entry { s.queued += 1 }
             var byte: UInt8 = 1
             _ = write(channel.writeFd, &byte, 1)
-            return s.queued
+            return true
         }
     }
 

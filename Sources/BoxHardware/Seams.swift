@@ -17,28 +17,27 @@ public struct ButtonEdge: Sendable, Hashable {
     }
 }
 
-/// Where button edges come from.
-public protocol EdgeSource: Sendable {
-    /// Every edge of every configured button, in the order the kernel saw them. The stream
-    /// finishes when the source is closed or fails for good.
-    func edges() -> AsyncStream<ButtonEdge>
-    func close()
-    /// How many edges the stream has yielded so far: the engine compares it with the edges
-    /// it has handled, so a gesture deadline is never decided while earlier edges still
-    /// wait in the stream (and a simulated press waits until its edges were handled). Nil
-    /// for a source that does not count.
-    var edgesYielded: Int? { get }
-    /// Whether edges wait where the source has not read them yet (the kernel's queue of a
-    /// GPIO line). The engine holds a gesture deadline while they do: the kernel stamped
-    /// them, perhaps before the deadline, and a decision taken without them would see a
-    /// stale level and take them late (a bouncy press read as a double). False for a source
-    /// that cannot tell.
-    var hasUnreadEdges: Bool { get }
+/// What the buttons report, in the order it happened.
+public enum ButtonInput: Sendable, Hashable {
+    case edge(ButtonEdge)
+    /// The edge clock has reached the deadline asked for with `EdgeSource.wake(at:)`.
+    case deadline(Duration)
 }
 
-extension EdgeSource {
-    public var edgesYielded: Int? { nil }
-    public var hasUnreadEdges: Bool { false }
+/// Where button edges come from: one ordered stream of the buttons' edges and the gesture
+/// deadlines the engine asks for. A deadline comes after every edge stamped before it: the
+/// source takes it only once its lines hold no unread edge (a GPIO reader reads its lines
+/// first), so a gesture is never decided ahead of an edge that came before its deadline (a
+/// bouncy release read as a second press).
+public protocol EdgeSource: Sendable {
+    /// Every edge of every configured button, in the order the kernel saw them, and each
+    /// deadline asked for once it has passed. The stream finishes when the source is closed
+    /// or fails for good.
+    func inputs() -> AsyncStream<ButtonInput>
+    /// Asks for one `.deadline` input when the edge clock reaches `deadline`; nil asks for
+    /// none. Replaces the request before it.
+    func wake(at deadline: Duration?)
+    func close()
 }
 
 /// Turns the LED on in a colour, or off (`.off`). The pattern player calls this at each

@@ -24,9 +24,8 @@ struct Rig {
     static let start = ISO8601DateFormatter().date(from: "2026-11-21T22:00:00-05:00")!
 
     /// `audio`: a player standing in for the WAV sink (which is still made, unused).
-    /// `edgesYielded`, `unreadEdges`: stand-ins for what the simulated chip's reader reports.
-    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edgesYielded: (@Sendable () -> Int?)? = nil,
-         unreadEdges: (@Sendable () -> Bool)? = nil) throws {
+    /// `edges`: a source standing in for the simulated chip's buttons.
+    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edges: (any EdgeSource)? = nil) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -40,8 +39,10 @@ struct Rig {
         self.config = config
         board = try SimulatedBoard(config: config)
         var hardware = board.hardware(audio: audio ?? sink, animate: false)
-        if let edgesYielded { hardware.edgesYielded = edgesYielded }
-        if let unreadEdges { hardware.unreadEdges = unreadEdges }
+        if let edges {
+            hardware.edges = edges
+            hardware.simulatedGPIO = nil
+        }
         engine = Engine(state: BoxState.rebuilt(settings: config.settings(), records: records), log: log, stateDirectory: dir,
                         clock: clock, hardware: hardware, config: config, logger: Logger(label: "test"))
     }
@@ -179,66 +180,70 @@ struct Rig {
     }
 }
 
-/// The virtual box's findings: a bouncy release whose chatter waits on its way to the
-/// engine must not be read as a second press when a gesture timer fires first. The chatter
-/// may wait in the edge stream while the engine is busy (an fsync), or in the kernel's queue
-/// while the reader thread is not yet scheduled (a loaded guest in CI: a bouncy press in the
-/// window taken as a double, a snooze).
-@Suite struct EdgeBacklogTests {
-    final class Source: Sendable {
-        let count = Mutex(0)
-        let unread = Mutex(false)
-        func set(_ n: Int) { count.withLock { $0 = n } }
-        func kernelHolds(_ b: Bool) { unread.withLock { $0 = b } }
+/// The virtual box's findings: a bouncy release whose chatter is still on its way to the
+/// engine must not be read as a second press when a gesture deadline is decided first. The
+/// chatter may wait in the stream while the engine is busy (an fsync), or in the kernel's
+/// queue while the reader thread is not yet scheduled (a loaded guest in CI: a bouncy press
+/// in the window taken as a double, a snooze). The engine decides gesture deadlines when the
+/// edge source's one ordered stream says they came, after every edge before them
+/// (`aDeadlineComesAfterTheEdgesTheKernelHolds` shows the reader keeps that order).
+@Suite struct OrderedButtonInputTests {
+    /// A source whose stream the test writes, and which records the deadlines asked of it.
+    final class ScriptedButtons: EdgeSource {
+        let stream: AsyncStream<ButtonInput>
+        let continuation: AsyncStream<ButtonInput>.Continuation
+        let asked = Mutex<[Duration?]>([])
+        init() { (stream, continuation) = AsyncStream.makeStream(of: ButtonInput.self) }
+        func inputs() -> AsyncStream<ButtonInput> { stream }
+        func wake(at deadline: Duration?) { asked.withLock { $0.append(deadline) } }
+        func close() { continuation.finish() }
     }
 
-    /// Where the chatter waits, as the engine can tell (or not).
-    enum Waiting { case inTheStream, inTheKernel, unseen }
-
     /// Dose 1 by a press released at +150 ms, then chatter at +154 (down), +161 (up), +166
-    /// (down), +173 (up), inside the release's 30 ms lockout. Timers fire at +200 and +240,
-    /// each before the chatter has reached the engine.
-    func bouncyReleaseWithTimersFiringFirst(_ waiting: Waiting) async throws -> [String] {
-        let source = Source()
-        let rig = try Rig(edgesYielded: { waiting == .inTheStream ? source.count.withLock { $0 } : nil },
-                          unreadEdges: { waiting == .inTheKernel && source.unread.withLock { $0 } })
+    /// (down), +173 (up), inside the release's 30 ms lockout. The lockout's deadline comes at
+    /// +200 and another at +240: after the chatter (`inOrder`), or, as a timer of its own
+    /// would fire it, before the chatter reached the engine.
+    func bouncyRelease(inOrder: Bool) async throws -> [String] {
+        let buttons = ScriptedButtons()
+        let rig = try Rig(edges: buttons)
         defer { rig.cleanup() }
         await rig.engine.start()
         let t0 = rig.clock.now().monoNanos
-        func edge(_ ms: Int64, _ pressed: Bool) -> ButtonEdge {
-            ButtonEdge(button: "dose", edge: RawEdge(pressed ? .falling : .rising, at: .nanoseconds(t0 + ms * 1_000_000)))
+        func at(_ ms: Int64) -> Duration { .nanoseconds(t0 + ms * 1_000_000) }
+        var probe: Int64 = 0
+        /// Feeds inputs at edge-clock time `ms` and returns once the engine has taken them:
+        /// an edge of no button after them is the marker (the stream keeps its order).
+        func feed(_ inputs: [ButtonInput], at ms: Int64) async {
+            rig.clock.advance(toMono: max(rig.clock.now().monoNanos, t0 + ms * 1_000_000))
+            for input in inputs { buttons.continuation.yield(input) }
+            probe += 1
+            buttons.continuation.yield(.edge(ButtonEdge(button: "probe", edge: RawEdge(.rising, at: .nanoseconds(probe)))))
+            await rig.engine.handled(button: "probe", at: .nanoseconds(probe))
         }
-        func timer(at ms: Int64) async {
-            rig.clock.advance(toMono: t0 + ms * 1_000_000)
-            await rig.engine.tick()
+        func edge(_ ms: Int64, _ pressed: Bool) -> ButtonInput {
+            .edge(ButtonEdge(button: "dose", edge: RawEdge(pressed ? .falling : .rising, at: at(ms))))
         }
-        source.set(2)
-        await rig.engine.handle(edge(0, true), fromSource: true)
-        rig.clock.advance(toMono: t0 + 150_000_000)
-        await rig.engine.handle(edge(150, false), fromSource: true)
-        source.set(6) // the reader has the chatter; the pump is still busy
-        source.kernelHolds(true) // or: the kernel has it; the reader has not run yet
-        await timer(at: 200)
-        await rig.engine.handle(edge(154, true), fromSource: true)
-        await rig.engine.handle(edge(161, false), fromSource: true)
-        await rig.engine.handle(edge(166, true), fromSource: true)
-        await timer(at: 240)
-        source.kernelHolds(false)
-        await rig.engine.handle(edge(173, false), fromSource: true)
-        await timer(at: 1500)
+        await feed([edge(0, true)], at: 0)
+        await feed([edge(150, false)], at: 150)
+        let chatter = [edge(154, true), edge(161, false), edge(166, true)]
+        if inOrder {
+            await feed(chatter + [.deadline(at(200))], at: 200)
+            await feed([edge(173, false), .deadline(at(240))], at: 240)
+        } else {
+            await feed([.deadline(at(200))] + chatter, at: 200)
+            await feed([.deadline(at(240)), edge(173, false)], at: 240)
+        }
+        await feed([.deadline(at(1500))], at: 1500)
+        #expect(buttons.asked.withLock { $0 }.isEmpty) // the simulated clock decides on `advance`, not the source
         return await rig.sounds()
     }
 
-    @Test func chatterStillInTheStreamIsHandledBeforeAGestureDeadline() async throws {
-        #expect(try await bouncyReleaseWithTimersFiringFirst(.inTheStream) == ["success"])
+    @Test func chatterBeforeItsDeadlineInTheStreamIsOnePress() async throws {
+        #expect(try await bouncyRelease(inOrder: true) == ["success"])
     }
 
-    @Test func chatterStillInTheKernelIsHandledBeforeAGestureDeadline() async throws {
-        #expect(try await bouncyReleaseWithTimersFiringFirst(.inTheKernel) == ["success"])
-    }
-
-    @Test func chatterTheEngineCannotSeeComingIsASecondPress() async throws {
-        // The same edges when the engine cannot tell they are on their way: the tests above can fail.
-        #expect(try await bouncyReleaseWithTimersFiringFirst(.unseen) == ["success", "already_recorded"])
+    @Test func chatterTakenAfterTheDeadlineIsASecondPress() async throws {
+        // The same edges with the deadline decided ahead of them: the test above can fail.
+        #expect(try await bouncyRelease(inOrder: false) == ["success", "already_recorded"])
     }
 }

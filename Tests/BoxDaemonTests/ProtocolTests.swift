@@ -219,7 +219,8 @@ import Testing
 @Suite struct SimulationOnlyTests {
     /// Buttons that are not simulated (a chip that sends nothing).
     struct NoButtons: EdgeSource {
-        func edges() -> AsyncStream<ButtonEdge> { AsyncStream { $0.finish() } }
+        func inputs() -> AsyncStream<ButtonInput> { AsyncStream { $0.finish() } }
+        func wake(at deadline: Duration?) {}
         func close() {}
     }
 

@@ -47,7 +47,7 @@ import Testing
             return records.contains { if case .dose(let d) = $0 { d.type == .dose1 && d.source == .button("dose") } else { false } }
         }
 
-        /// The event types the chip queued for the dose line so far, as the reader took them.
+        /// The chip's session that holds the buttons' lines.
         var session: SimulatedChip? { gpio.sessions.first }
 
         func cleanup() {
@@ -66,18 +66,18 @@ import Testing
         session.push(line: 17, type: GPIOEventType.fallingEdge, sec: Int(t0 / 1_000_000_000), nsec: Int(t0 % 1_000_000_000))
         let up = t0 + 120_000_000
         session.push(line: 17, type: GPIOEventType.risingEdge, sec: Int(up / 1_000_000_000), nsec: Int(up % 1_000_000_000))
-        await kernel.engine.pumped(upTo: 2)
+        await kernel.engine.handled(button: "dose", at: .nanoseconds(up))
         await kernel.engine.advance(by: .seconds(2)) // past the double-press gap: a single press
-        #expect(await kernel.engine.edgesFromSource == 2)
+        #expect(await kernel.engine.lastEdgeAt["dose"] == .nanoseconds(up))
         #expect(try kernel.dose1Recorded())
 
         // `sim press`: the same chip, reader and pump.
         let sim = try Box()
         defer { sim.cleanup() }
         await sim.engine.start()
+        let t1 = sim.clock.now().monoNanos
         #expect(await sim.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000).ok)
-        #expect(await sim.engine.edgesFromSource == 2)
-        #expect(sim.buttons.edgesYielded == 2) // read by the reader thread, not handed over
+        #expect(await sim.engine.lastEdgeAt["dose"] == .nanoseconds(t1 + 120_000_000)) // the release, through the pump
         #expect(try sim.dose1Recorded())
     }
 
@@ -103,8 +103,9 @@ import Testing
         let box = try Box(decode: broken)
         defer { box.cleanup() }
         await box.engine.start()
+        let t0 = box.clock.now().monoNanos
         _ = await box.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000)
-        #expect(await box.engine.edgesFromSource == 2)
+        #expect(await box.engine.lastEdgeAt["dose"] == .nanoseconds(t0 + 120_000_000)) // both edges came through
         #expect(try !box.dose1Recorded())
     }
 
@@ -115,7 +116,7 @@ import Testing
         await box.buttons.closeAndWait() // the lines are released, the pump ends: a press has no other way in
         await box.engine.advance(by: .seconds(1))
         _ = await box.engine.handle(.sim(.press(button: "dose", holdMs: 120)), uid: 1000)
-        #expect(await box.engine.edgesFromSource == 0)
+        #expect(await box.engine.lastEdgeAt["dose"] == nil)
         #expect(try !box.dose1Recorded())
     }
 }

@@ -838,12 +838,6 @@ def kernel_edges(g: Guest, cursor: str, button: str = "dose", text: str | None =
             for m in re.finditer(rf"^edge {button} (down|up) t=([\d.]+)", text, re.M)]
 
 
-def deadlines_held(text: str) -> int:
-    """How often boxd (--verbose) held its gesture deadlines for edges on their way (in the
-    kernel's queue or its own stream): a figure of how loaded the guest was, never a fault."""
-    return len(re.findall(r"gesture deadlines held$", text, re.M))
-
-
 def answer_account(g: Guest, cursor: str, gesture: str = "single", button: str = "dose") -> str:
     """boxd's own account (--verbose) of its first `gesture` on `button` since `cursor`: how long
     after the edge its engine took it up, how long the answer took, and the commits since the
@@ -1345,7 +1339,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     # edges as the kernel stamped them (boxd --verbose logs them): one whose chatter the
     # kernel saw longer than the debounce time is set aside, told in the figures, and another
     # run in its place, up to 20 more (a trixie guest beside an arm64 build set aside 11 of 30).
-    trials, spurious, doses, stretched, merged, held = 20, 0, [], [], 0, 0
+    trials, spurious, doses, stretched, merged = 20, 0, [], [], 0
     written = len(bouncy.split(","))
     k = 0
     while len(doses) < trials and k < 2 * trials:
@@ -1364,7 +1358,6 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
         again = journal_wait(g, "boxd", cursor, ["sound already_recorded"], 1)
         text = boxd_journal(g, cursor)
         stamped = kernel_edges(g, cursor, text=text)
-        held += deadlines_held(text)
         merged += written - len(stamped)
         if not one_press(stamped):
             stretched.append("/".join(f"{x:.0f}" for x in chatter_spans(stamped)) + f" ({len(stamped)} edges)")
@@ -1377,7 +1370,6 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     figs.append(f"bouncy press x{len(doses)} ({written} edges written, one press within {DEBOUNCE_MS} ms by the kernel's stamps; every second one with fsync +80 ms): "
                 f"Dose 1 rows {'/'.join(doses)}, {spurious} of {len(doses)} also registered a second press ('already recorded')"
                 + (f"; {merged} of {written * k} edges written never reached boxd" if merged else "")
-                + (f"; gesture deadlines held for edges on their way {held} times" if held else "")
                 + (f"; {len(stretched)} set aside, the kernel stamped their chatter over {', '.join(stretched)} ms" if stretched else ""))
 
     # --- Undo, on the real clock (the undo window is box time: at fast:N it would be 5/N s):
@@ -1425,12 +1417,10 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     text2 = boxd_journal(g, cursor)
     stamped2 = kernel_edges(g, cursor, text=text2)
     spans2, in_spec = chatter_spans(stamped2), one_press(stamped2)
-    held2 = deadlines_held(text2)
     check(not in_spec or (st["dose2_at"] is not None and st["snoozes_used"] == 1), problems,
           f"bouncy press in the window (double means snooze here): dose2 {st['dose2_at']}, snoozes {st['snoozes_used']}")
     figs.append(f"bouncy press in the window: {'Dose 2' if st['dose2_at'] else 'no Dose 2'}, snoozes {st['snoozes_used']}"
-                + ("" if in_spec else f" (not judged: the kernel stamped its chatter over {'/'.join(f'{x:.0f}' for x in spans2)} ms)")
-                + (f" (gesture deadlines held {held2} times for edges on their way)" if held2 else ""))
+                + ("" if in_spec else f" (not judged: the kernel stamped its chatter over {'/'.join(f'{x:.0f}' for x in spans2)} ms)"))
     cap, led_text = split_watch(g.ssh("vbox unwatch s2a").stdout)
     (RUN / "s2a.txt").write_text(cap + "--- led" + led_text + f"\nedges {e1} {ed} {e2}\n")
     led = parse_led(led_text)
