@@ -149,6 +149,10 @@ let package = Package(
         .testTarget(name: "BoxMQTTTests", dependencies: ["BoxMQTT", "TestSupport"]),
         // Fixtures: Home Assistant's discovery keys, read through #filePath.
         .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge", "BoxControl", "DoseCore"], exclude: ["Fixtures"]),
+        // The protocol module's own: the status as read, the client's failures on a real socket.
+        .testTarget(name: "BoxControlTests", dependencies: ["BoxControl", "DoseCore"]),
+        // The report's page from nights given in process (the whole path is HILTests').
+        .testTarget(name: "ClinicianReportTests", dependencies: ["ClinicianReport", "DoseCore"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
         // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
