@@ -18,7 +18,24 @@ public protocol BoxClock: Sendable {
     func sleep(untilEdge deadline: Duration) async throws
     /// Time moves only when told (`sim advance`).
     var isSimulated: Bool { get }
+    /// The wall clock is the system's own, so NTP's sync and its steps are real news.
+    var isSystemTime: Bool { get }
+    /// Where the sound log counts from (`boxctl sim sounds`): the simulated start, else the
+    /// edge clock's zero.
+    var soundLogOffset: Duration { get }
+    /// A hand is on the button: a sped-up clock runs at real speed while the box answers.
+    func answerAtRealSpeed()
+    /// A confirmation waits (true) or not: a sped-up clock runs at real speed meanwhile.
+    func setRealTime(_ on: Bool)
     var description: String { get }
+}
+
+extension BoxClock {
+    public var isSystemTime: Bool { false }
+    public var soundLogOffset: Duration { .nanoseconds(now().monoNanos) }
+    /// A clock that always runs at real speed has nothing to do.
+    public func answerAtRealSpeed() {}
+    public func setRealTime(_ on: Bool) {}
 }
 
 /// The real clocks: wall, CLOCK_BOOTTIME (ContinuousClock on Linux) and CLOCK_MONOTONIC
@@ -36,6 +53,7 @@ public struct RealClock: BoxClock {
         try await Task.sleep(for: max(deadline - edgeNow(), Duration.zero), clock: .suspending)
     }
     public var isSimulated: Bool { false }
+    public var isSystemTime: Bool { true }
     public var description: String { "real" }
 }
 
@@ -146,6 +164,7 @@ public final class SimClock: BoxClock {
 
     /// Time since the simulation started, for sound and LED logs.
     public var offset: Duration { .nanoseconds(reading.withLock { $0.mono } - 1_000_000_000) }
+    public var soundLogOffset: Duration { offset }
 
     public func advance(by d: Duration) {
         guard d > .zero else { return }

@@ -121,8 +121,8 @@ public final class Daemon: Sendable {
         edges = hw.edges
 
         let state = BoxState.rebuilt(settings: settings, from: persisted, faults: hw.simulatedByDefault ? [.buttonsSimulated] : [])
-        let realClock = clock is RealClock
-        let synced: @Sendable () -> Bool = { realClock ? TimeSync.isSynchronized() : true }
+        let systemTime = clock.isSystemTime
+        let synced: @Sendable () -> Bool = { systemTime ? TimeSync.isSynchronized() : true }
         let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, simulatedGPIO: hw.simulatedGPIO,
                                     buttonsHealth: hw.buttonsHealth,
                                     speech: Self.makeVoice(config: config, logger: logger))
@@ -191,7 +191,7 @@ public final class Daemon: Sendable {
 
     static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {
         let wavURL = options.stateDirectory.appendingPathComponent("sounds.wav")
-        let offset: @Sendable () -> Duration = { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
+        let offset: @Sendable () -> Duration = { clock.soundLogOffset }
         // An alarm or a stop won over a sentence: the journal says which was not said.
         let dropped: @Sendable (String, String) -> Void = { text, why in logger.notice("speech dropped (\(why)): \(text)") }
         switch options.audio {

@@ -15,7 +15,7 @@ extension Engine {
         pump = Task.detached { [weak self] in
             for await input in source.inputs() {
                 switch input {
-                case .edge(let e): await self?.handle(e)
+                case .edge(let e): await self?.edgeCame(e)
                 case .deadline(let d): await self?.deadlineCame(d)
                 }
             }
@@ -34,7 +34,7 @@ extension Engine {
     }
 
     /// One edge, in the source's order.
-    func handle(_ e: ButtonEdge) {
+    func edgeCame(_ e: ButtonEdge) {
         lastEdgeAt[e.button] = e.edge.at
         defer { resumeEdgeWaiters() }
         guard var r = recognizers[e.button] else {

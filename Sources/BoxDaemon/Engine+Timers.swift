@@ -34,7 +34,7 @@ extension Engine {
         if needsRetry, retryAt == nil { retryAt = now + Self.retryInterval.nanoseconds }
         if !needsRetry { retryAt = nil }
         // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.
-        if clock is RealClock, clockCheckAt == nil { clockCheckAt = now + Self.clockCheckInterval.nanoseconds }
+        if clock.isSystemTime, clockCheckAt == nil { clockCheckAt = now + Self.clockCheckInterval.nanoseconds }
         let timed = [retryAt, clockCheckAt].compactMap { $0 }.map { Duration.nanoseconds(max($0 - now, 0)) }
         if let d = ([state.nextDeadline(at: clock.now())] + timed).compactMap({ $0 }).min() {
             let clock = self.clock

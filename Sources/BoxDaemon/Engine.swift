@@ -143,7 +143,7 @@ public actor Engine {
         // the speed (at fast:240, 60 ms of a busy host were the whole 15 s). afterTransitions
         // keeps real time only while a confirmation waits; otherwise the clock catches up, so
         // the night's schedule is where full speed puts it.
-        if case .button = source { (clock as? FastClock)?.answerAtRealSpeed() }
+        if case .button = source { clock.answerAtRealSpeed() }
         let result = transition(action, source: source)
         settleSupply()
         settleHealth()
@@ -238,7 +238,7 @@ public actor Engine {
     func afterTransitions() {
         noticePhase(clock.now())
         // A sped-up demo clock slows to real time while a confirmation waits for a hand.
-        (clock as? FastClock)?.setRealTime(state.pending != nil)
+        clock.setRealTime(state.pending != nil)
         reschedule()
     }
 
@@ -313,7 +313,7 @@ public actor Engine {
         soundLog.append(SoundReport(offsetMs: Int64(simOffset.seconds * 1000), name: "speech", level: nil, failed: failed, text: text))
     }
 
-    var simOffset: Duration { (clock as? SimClock)?.offset ?? .nanoseconds(clock.now().monoNanos) }
+    var simOffset: Duration { clock.soundLogOffset }
 
     func noticePhase(_ now: Moment) {
         let phase = state.phase(at: now)

@@ -5,7 +5,7 @@ import Foundation
 /// randomness; every refusal carries a reason.
 public enum DoseReducer {
     public static func reduce(_ state: BoxState, _ action: Action, _ context: Context) -> Transition {
-        var r = Run(state: state, ctx: context)
+        var r = Reduction(state: state, ctx: context)
         r.passTime()
         r.outcome = r.perform(action)
         return r.finish()
@@ -14,7 +14,7 @@ public enum DoseReducer {
 
 /// One transition in progress: records to persist (applied to the night as they are
 /// made), effects in order, and the outcome.
-struct Run {
+struct Reduction {
     var state: BoxState
     let ctx: Context
     var records: [LogRecord] = []
@@ -192,7 +192,7 @@ struct Run {
 
     /// Takes the next dose: Dose 1, or Dose 2 in the window. Early or late Dose 2 needs a
     /// confirmation: boxctl's --confirm, or on the button a confirm hold within 15 s.
-    /// The guards against two doses together come first (Run+Safety.swift).
+    /// The guards against two doses together come first (Reduction+Safety.swift).
     mutating func takeNext(confirmed: Bool, button: String?, doubtAnswered: Bool = false) -> Outcome {
         if !confirmed, let repeated = repeatOfRecordedDose(button: button) { return repeated }
         let stage = state.doseStage(at: now)

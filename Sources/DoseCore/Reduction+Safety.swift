@@ -2,7 +2,7 @@ import Foundation
 
 // The guards against two doses together, in one place (README, "Never two doses
 // together"). Each returns the outcome that replaces the action, or nil to go on.
-extension Run {
+extension Reduction {
     /// A press within the undo window of a recorded dose repeats it: "already recorded",
     /// nothing starts (no dose, no pending confirmation). A hold that follows cancels the
     /// repeat instead of undoing the dose.

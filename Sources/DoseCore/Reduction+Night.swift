@@ -2,7 +2,7 @@ import Foundation
 
 // The night's non-dose actions (sleep events, check-in, target) and the helpers every
 // action uses to record, give feedback and finish a transition.
-extension Run {
+extension Reduction {
     mutating func logSleepEvent(_ type: SleepEventType, notes: String?, confirmed: Bool) -> Outcome {
         if night.isOpen, let last = night.lastSleepEvent(type) {
             let since = now.elapsed(since: last.at)
