@@ -151,12 +151,12 @@ let package = Package(
         .testTarget(name: "CaregiverBridgeTests", dependencies: ["CaregiverBridge", "BoxControl", "DoseCore"], exclude: ["Fixtures"]),
         // The protocol module's own: the status as read, the client's failures on a real socket.
         .testTarget(name: "BoxControlTests", dependencies: ["BoxControl", "DoseCore"]),
-        // The report's page from nights given in process (the whole path is HILTests').
+        // The report's page from nights given in process (the whole path is SimulatedBoxTests').
         .testTarget(name: "ClinicianReportTests", dependencies: ["ClinicianReport", "DoseCore"]),
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
-        // Hardware in the loop: the built boxd and boxctl binaries, driven like a person would.
+        // The built boxd and boxctl binaries on simulated hardware and clock, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
-        .testTarget(name: "HILTests", dependencies: ["BoxControl", "BoxHardware", "BoxVoice", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SimulatedBoxTests", dependencies: ["BoxControl", "BoxHardware", "BoxVoice", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
         // The package's graph as SwiftPM reads it (swift package dump-package).
         .testTarget(name: "PackageGraphTests", dependencies: ["TestSupport"]),
     ],

@@ -8,7 +8,7 @@ import Testing
 /// These run the real boxd binary built next to the tests.
 @Suite struct TOMLIsolationTests {
     static let boxd: String = {
-        // The test binary lives in .build/<triple>/debug next to boxd (as in HILTests' BoxRig).
+        // The test binary lives in .build/<triple>/debug next to boxd (as in SimulatedBoxTests' BoxRig).
         URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("boxd").path
     }()

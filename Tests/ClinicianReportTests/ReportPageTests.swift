@@ -6,7 +6,7 @@ import Testing
 /// The report's page from nights given in process: what a clinician reads in it (times in the
 /// patient's zone, on time or not, why a night ended as it did), and that nothing typed by the
 /// patient becomes markup. The whole path (a month pressed on boxd, the page opened in
-/// Chromium) is HILTests' ClinicianReportTests.
+/// Chromium) is SimulatedBoxTests' ClinicianReportTests.
 @Suite struct ReportPageTests {
     static let zone = TimeZone(identifier: "America/New_York")!
 

@@ -129,7 +129,7 @@ import TestSupport
     /// Options every ArgumentParser program has without listing them.
     static let argumentParserOwn: Set<String> = ["--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
 
-    /// A source file the docs name in code (`DoseCore/Refusal.swift`, `Tests/HILTests/Scenario.swift`)
+    /// A source file the docs name in code (`DoseCore/Refusal.swift`, `Tests/SimulatedBoxTests/Scenario.swift`)
     /// exists: from the repository's top, Sources/ or the document's own folder.
     @Test func everySourceFileNamedExists() throws {
         let pattern = try NSRegularExpression(pattern: #"^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)+\.(swift|md|toml|json|py|yaml|conf|rules|service)$"#)
