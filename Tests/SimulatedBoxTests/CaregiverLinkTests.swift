@@ -124,7 +124,9 @@ import Glibc
         }
 
         /// Messages until one on `topic` satisfies `done`; the ones seen on the way are returned too.
-        func until(_ topic: String, within seconds: Double = 15, _ done: ([String: Any]) -> Bool) -> [(topic: String, json: [String: Any])]? {
+        /// A deadline, not a wait: 60 s by default, for CI's lane at the lowest priority beside two
+        /// guests (a state that follows its discovery at once took over 15 s there).
+        func until(_ topic: String, within seconds: Double = 60, _ done: ([String: Any]) -> Bool) -> [(topic: String, json: [String: Any])]? {
             var out: [(String, [String: Any])] = []
             let deadline = Date(timeIntervalSinceNow: seconds)
             while deadline.timeIntervalSinceNow > 0, let m = next(within: deadline.timeIntervalSinceNow) {
