@@ -190,9 +190,10 @@ final class SimulatedChip: GPIOChipSession, @unchecked Sendable {
         case .pullDown: pressed
         case .pullUp, .asIs: !pressed
         }
-        let ns = at.components.seconds * 1_000_000_000 + at.components.attoseconds / 1_000_000_000
+        // Stamped as libgpiod 2 stamps an edge (nanoseconds on the edge clock).
+        let ns = UInt64(max(0, at.components.seconds * 1_000_000_000 + at.components.attoseconds / 1_000_000_000))
         let event = GPIORawEvent(line: line, type: high ? GPIOEventType.risingEdge : GPIOEventType.fallingEdge,
-                                 ts: timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)))
+                                 ts: timespec(nanoseconds: ns))
         return enqueue(line: line, .event(event))
     }
 

@@ -37,6 +37,7 @@ HOLD_S = CONSTANTS["gestures"]["hold_ms"] / 1000
 DEBOUNCE_MS = CONSTANTS["gestures"]["debounce_ms"]
 CONFIRM_HOLD_S = CONSTANTS["gestures"]["confirm_hold_ms"] / 1000
 CONFIRMATION_WINDOW_S = CONSTANTS["gestures"]["confirmation_window_s"]
+UNDO_S = CONSTANTS["undo"]["default_s"]
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
 PACKAGE_OUT = REPO / ".build-package" / "out"
 RUN = CACHE / "run"
@@ -1383,7 +1384,10 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     st = status_until(g, lambda s: s["dose1_at"] is None, 5)
     undone = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1' AND undone_at IS NOT NULL")
     check(st["dose1_at"] is None and undone == "1", problems, f"hold: dose1_at {st['dose1_at']}, undone rows {undone}")
-    time.sleep(5.5)
+    # The next press once Dose 1's undo window (from its release, on the guest's clock) is over:
+    # within it, a press would be a repeat of the undone dose.
+    guest_now = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
+    time.sleep(max(0.0, e0[-1][0] + UNDO_S + 1.0 - guest_now))
     g.ssh("vbox press 150")
     st = status_until(g, lambda s: s["dose1_at"] is not None, 5)
     rows = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
