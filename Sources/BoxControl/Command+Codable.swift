@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 
@@ -259,7 +260,7 @@ extension Command {
             guard MedicationLog.units.contains(unit) else {
                 throw ProtocolError("unit must be one of \(MedicationLog.units.joined(separator: ", "))")
             }
-            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ProtocolError("dose \(problem)") }
+            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ProtocolError("dose \(Written.doseProblem(problem))") }
             var takenAt: Date?
             if let text = try string(.takenAt) {
                 guard let date = Date(iso8601: text) else { throw ProtocolError("taken_at must be an ISO 8601 time such as 2026-11-21T08:00:00Z") }

@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 
@@ -21,7 +22,7 @@ extension FeedEvent {
         case .dose2Skipped: return "Dose 2 skipped" + (reason.map { " (\($0))" } ?? "")
         case .snooze: return "snooze" + (snoozeNumber.map { " \($0)" } ?? "")
         case .undo:
-            let undone = eventType.flatMap(DoseEventType.init(rawValue:))?.label ?? eventType ?? "an event"
+            let undone = eventType.flatMap(DoseEventType.init(rawValue:)).map(Written.label) ?? eventType ?? "an event"
             return "undo of \(undone)"
         case .sleepEvent: return "sleep event \(eventType ?? "?")" + (notes.map { ": \($0)" } ?? "")
         case .checkIn: return "morning check-in"
@@ -34,7 +35,7 @@ extension FeedEvent {
         case .dose2Missing: return "DOSE 2 MISSING: the window closes in \(DoseConstants.number(DoseConstants.box.caregiver.dose2MissingRemainingMin)) min"
         case .windowClosedWithoutDose2: return "WINDOW CLOSED WITHOUT DOSE 2"
         case .faultRaised:
-            return "FAULT \(eventType ?? "?")" + (eventType.flatMap(Fault.init(code:)).map { ": \($0.advice)" } ?? "")
+            return "FAULT \(eventType ?? "?")" + (eventType.flatMap(Fault.init(code:)).map { ": \(Written.advice($0))" } ?? "")
         case .faultCleared: return "fault cleared: \(eventType ?? "?")"
         case .refillLogged: return "refill logged: +\(doses ?? 0) doses, \(remainingDoses ?? 0) left" + (notes.map { " (\($0))" } ?? "")
         case .inventoryAdjustment:

@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 
@@ -154,8 +155,8 @@ public struct StatusReport: Codable, Sendable, Hashable {
         snoozesRemaining = night.isOpen ? state.snoozesRemaining : state.settings.rules.snooze.maxPerNight
         led = LEDReport(color: state.ledPattern(at: now).color.rawValue, pattern: state.ledPattern(at: now).name)
         pendingConfirmation = state.pending?.kind.rawValue
-        doubt = state.doubt == nil ? nil : Refusal.doubtText
-        faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: $0.advice) }
+        doubt = state.doubt == nil ? nil : Written.doubt
+        faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: Written.advice($0)) }
         self.health = health
         supply = state.supply
         alarmRinging = state.ringing.map { now.elapsed(since: $0.since) < state.settings.ringTime } ?? false
@@ -232,7 +233,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
             lines.append("Health: buttons \(h.buttons.text), audio \(h.audio.text), log \(h.log.text), clock \(h.clock.text)")
         }
         if let link = caregiverLink { lines.append(link.text(timeZone: tz)) }
-        if let supply { lines.append("Supply: \(supply.text)") }
+        if let supply { lines.append("Supply: \(Written.supply(supply))") }
         if faults.isEmpty {
             lines.append("Faults: none")
         } else {

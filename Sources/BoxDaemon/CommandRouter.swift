@@ -1,5 +1,6 @@
 import BoxControl
 import BoxHardware
+import BoxWords
 import DoseCore
 import Foundation
 
@@ -70,10 +71,10 @@ extension Engine {
     /// What an action came to, with the status after it.
     func reply(_ result: ApplyResult) -> Reply {
         switch result {
-        case .done(.accepted(let a)): .done(a.message, status: status())
+        case .done(.accepted(let a)): .done(Written.acceptance(a, in: state.settings.timeZone), status: status())
         case .done(.ignored): .done("Nothing to do.", status: status())
         case .done(.refused(let refusal)):
-            .refused(code: refusal.code, message: refusal.message(timeZone: state.settings.timeZone), status: status())
+            .refused(code: refusal.code, message: Written.refusal(refusal, in: state.settings.timeZone), status: status())
         case .failed(let message): .failed(code: "507_NOT_RECORDED", message: message, status: status())
         }
     }

@@ -1,4 +1,5 @@
 import BoxControl
+import BoxWords
 import DoseCore
 import Foundation
 import NightLog
@@ -14,7 +15,7 @@ extension Engine {
         do {
             let nights = try log.nightsToForget(from: from, to: to)
             let plan = Forgetting.plan(nights, latestSessionID: state.night.session?.id, now: clock.now().wall, rules: state.settings.rules)
-            let kept = plan.kept.map { "\($0.night.sessionDate) is kept: \(Forgetting.reason($0.because, timeZone: zone))." }
+            let kept = plan.kept.map { "\($0.night.sessionDate) is kept: \(Written.keptReason($0.because, in: zone))." }
             let range = from.map { "\($0) to \(to)" } ?? "up to \(to)"
             guard !plan.forget.isEmpty else {
                 return .refused(code: "404_NOTHING_TO_FORGET",

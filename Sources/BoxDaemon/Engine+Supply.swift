@@ -20,6 +20,8 @@ extension Engine {
         }
     }
 
+    /// A refill or a correction: an action of the core (`Action.changeSupply`) against the
+    /// count the log holds now.
     func changeSupply(_ change: SupplyChange, source: Source) -> Reply {
         guard let log else {
             return notDone("Not recorded", logFaultDetail ?? "the night log is not open")
@@ -28,18 +30,7 @@ extension Engine {
         do { current = try log.supplyStatus(rules: state.settings.rules) } catch {
             return notDone("Not recorded", "the night log cannot be read: \(error)")
         }
-        switch Supply.decide(change, current: current, at: clock.now(), id: UUID().uuidString.lowercased(), source: source,
-                             rules: state.settings.rules) {
-        case .refused(let refusal):
-            return .refused(code: refusal.code, message: refusal.message(timeZone: state.settings.timeZone), status: nil)
-        case .record(let record):
-            if case .failed(let failure) = write([.supply(record)]) {
-                return notDone("Not recorded", failure)
-            }
-            settleSupply()
-            let what = record.kind == .refillLogged ? "Refill logged: +\(record.doses) doses." : "Supply corrected by \(record.doses) doses."
-            return .done("\(what) Supply: \(state.supply?.text ?? "\(record.remainingAfter) doses").", status: status())
-        }
+        return reply(apply(.changeSupply(change, current: current), source: source))
     }
 }
 

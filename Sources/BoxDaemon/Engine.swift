@@ -1,5 +1,6 @@
 import BoxControl
 import BoxHardware
+import BoxWords
 import ConfigFile
 import DoseCore
 import Foundation
@@ -206,7 +207,7 @@ public actor Engine {
             case .flash(let p, let d): hardware.led.flash(p, duration: d)
             case .play(let s):
                 if !play(s), saysRang, case .alarm = s { unheard = s }
-            case .speak(let text): say(text)
+            case .speak(let utterance): say(Speech.words(utterance))
             case .stopSound:
                 voice?.overtaken()
                 hardware.audio.stop()

@@ -1,5 +1,6 @@
 import BoxControl
 import BoxHardware
+import BoxWords
 import DoseCore
 import Foundation
 

@@ -1,4 +1,5 @@
 import BoxControl
+import BoxWords
 import DoseCore
 import Foundation
 
@@ -31,7 +32,7 @@ public enum BridgeMessages {
         o["doses"] = e.doses
         o["remaining_doses"] = e.remainingDoses
         // A fault raised says what to do about it, in the box's own words.
-        if e.kind == .faultRaised, let fault = e.eventType.flatMap(Fault.init(code:)) { o["advice"] = fault.advice }
+        if e.kind == .faultRaised, let fault = e.eventType.flatMap(Fault.init(code:)) { o["advice"] = Written.advice(fault) }
         return json(o)
     }
 

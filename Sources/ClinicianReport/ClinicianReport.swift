@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 import Plot
@@ -96,7 +97,7 @@ public enum ClinicianReport {
             row("Early / late overrides", "\(i.earlyOverrides) / \(i.lateOverrides)"),
             row("Extra doses", "\(i.extraDoses)"),
             row("Check-ins, mean sleep quality", i.sleepQualityMean.map { String(format: "%d, %.1f of 5", i.checkIns, $0) } ?? "none"),
-            row("Target now → suggested", "\(plan.current) → \(plan.target) min (\(plan.explanation))", id: "plan"),
+            row("Target now → suggested", "\(plan.current) → \(plan.target) min (\(Written.explanation(plan)))", id: "plan"),
         ]
         return .section(
             .class("figures"),

@@ -212,7 +212,7 @@ public struct VoiceConfig: Sendable, Hashable {
     public var enabled = true
     public var volume: Double?
     public var language = "en"
-    public var clock = Speech.ClockStyle.twelveHour
+    public var clock = ClockStyle.twelveHour
 
     public init() {}
 }

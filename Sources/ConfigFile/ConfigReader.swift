@@ -252,7 +252,7 @@ extension Reader {
             sources["voice.volume"] = "default, as audio.volume" // config show shows the tones' volume for it
         }
         let clock = try string(t, "voice", "clock", default: "12h")
-        guard let style = Speech.ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
+        guard let style = ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
         v.clock = style
         v.language = try string(t, "voice", "language", default: "en")
         // A name espeak-ng does not know is the file's mistake; espeak-ng itself missing is

@@ -4,7 +4,7 @@ import Foundation
 /// the rest from boxctl or from time passing.
 public enum Action: Sendable, Hashable {
     case gesture(Gesture, button: String)
-    /// Take the next dose. Early or late needs `confirmed` (boxctl take --confirm).
+    /// Take the next dose. Early or late needs `confirmed` (a confirmed take from the command line).
     case takeDose(confirmed: Bool)
     /// Answer a pending early/late confirmation (the confirm hold does this on the button).
     case confirm
@@ -22,6 +22,12 @@ public enum Action: Sendable, Hashable {
     case setFault(Fault, active: Bool)
     /// The shell read the supply anew (after a dose, a refill or an adjustment).
     case supplyChanged(SupplyStatus?)
+    /// Log a medication taken (SSOT 2.4.2). `nearby` are the log's entries of that medication
+    /// around its time and `night` the session of its date (`MedicationLog.sessionDate`),
+    /// both read by the shell first: the duplicate guard compares with them.
+    case logMedication(MedicationEntry, confirmed: Bool, nearby: [MedicationRecord], night: String?)
+    /// A refill or a correction of the count, against `current`, the count the log holds now.
+    case changeSupply(SupplyChange, current: SupplyStatus?)
     /// Time passing: alarms fall due, confirmations time out, sessions close.
     case tick
     /// The shell could not establish tonight's doses from the log (a damaged file, salvaged

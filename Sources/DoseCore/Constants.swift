@@ -113,7 +113,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     /// The box's own guards against two doses together (see README, "Never two doses together").
     public struct Safety: Sendable, Hashable, Decodable {
         /// No button sequence records Dose 2 earlier than this after Dose 1; before it only
-        /// `boxctl take --confirm` can, and a press is a repeat of Dose 1.
+        /// a confirmed take from the command line can, and a press is a repeat of Dose 1.
         public let dose2ButtonFloorMin: Double
         /// A new Dose 1 this soon after the last dose of a closed night needs a confirmation.
         public let newDose1AfterLastDoseMin: Double

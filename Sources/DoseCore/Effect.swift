@@ -12,9 +12,10 @@ public enum Effect: Sendable, Hashable {
     /// A pattern laid over the steady one: once, or repeated for `duration`.
     case flash(LEDPattern, duration: Duration?)
     case play(Sound)
-    /// Say this sentence after the sound before it (#15). Never instead of a tone, and an
-    /// alarm wins: the shell drops speech that an alarm or a stop overtakes, with a log line.
-    case speak(String)
+    /// Say this after the sound before it (#15), in the voice's words (`BoxWords.Speech`).
+    /// Never instead of a tone, and an alarm wins: the shell drops speech that an alarm or a
+    /// stop overtakes, with a log line.
+    case speak(Utterance)
     case stopSound
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)

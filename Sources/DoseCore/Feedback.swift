@@ -150,24 +150,6 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
-    /// One line that says what is wrong and what to do.
-    public var advice: String {
-        switch self {
-        case .audioUnavailable: "Alarms cannot sound: check the speaker and `boxctl doctor`; the box keeps retrying."
-        case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
-        case .logRecovered: "The night log was damaged and set aside; every readable row was carried into a new one (figures in the journal). Keep the .corrupt file for support."
-        case .logLostRecords:
-            "The night log lost records it had saved (a file lost or restored from an older copy); the doses its witness knew were put back. Tonight is in doubt: confirm a dose by holding the button. Keep the .behind file for support."
-        case .witnessRebuilt:
-            "The night log's witness file was missing or damaged and was made again from the log. If no one restored files by hand, check the SD card."
-        case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
-        case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`; the box keeps retrying."
-        case .buttonsSimulated: "SIMULATED buttons and LED: no config file names a GPIO chip and none was found. A real button does nothing."
-        case .clockUnsynced:
-            "The wall clock is not synchronised: times shown may be off, and after a reboot the dose window is measured on this clock, so it may be off too."
-        }
-    }
-
     public var showsOnLED: Bool { self != .clockUnsynced }
 
     /// The fault a stored `code` names (a fault event's), nil for a code this build does not know.

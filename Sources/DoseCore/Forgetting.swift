@@ -49,13 +49,4 @@ public enum Forgetting {
         }
         return plan
     }
-
-    /// Why a night stays, in words.
-    public static func reason(_ because: KeptBecause, timeZone: TimeZone) -> String {
-        switch because {
-        case .latestNight: "it is the box's latest night (its safety rules read it); it can go once the next night has begun"
-        case .recentDose(let at):
-            "a dose was taken at \(LocalTime.hhmm(at, in: timeZone)), less than \(DoseConstants.number(DoseConstants.box.safety.newDose1AfterLastDoseMin)) minutes ago"
-        }
-    }
 }

@@ -18,7 +18,7 @@ public struct NightFacts: Sendable, Hashable {
     public var snoozeCount: Int
     public var skipped: Bool
     public var skipReason: SkipReason?
-    /// Dose 2 taken before the window with `take --confirm`, or after it.
+    /// Dose 2 taken before the window with a confirmed take, or after it.
     public var earlyOverride: Bool
     public var lateOverride: Bool
     public var extraDoses: Int

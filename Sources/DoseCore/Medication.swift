@@ -76,6 +76,24 @@ public struct MedicationRecord: Sendable, Hashable {
     }
 }
 
+/// Why a medication entry is not logged: the facts, for the edge to say.
+public enum MedicationProblem: Sendable, Hashable {
+    case unknownMedication(String)
+    case unknownUnit(String)
+    case dose(DoseProblem)
+    case inFuture(Date)
+    case tooLongAgo(Date, days: Double)
+}
+
+/// Why an amount is not a dose a prescription could give.
+public enum DoseProblem: Sendable, Hashable {
+    case unknownUnit(String)
+    case notANumber
+    case notPositive
+    /// Outside `minMg`…`maxMg`; `perUnit` mg in one `unit`.
+    case outOfRange(unit: String, minMg: Double, maxMg: Double, perUnit: Double)
+}
+
 public enum MedicationLog {
     /// Units a dose may be given in ("mg" by default; the seed's "extensible"), each as mg.
     /// Weights only: Adderall IR and XR are tablets and capsules, and a volume says nothing of
@@ -85,20 +103,15 @@ public enum MedicationLog {
 
     /// Why `value` `unit` is not a dose a prescription could give, or nil: more than 0, and
     /// in mg from `minDoseMg` to `maxDoseMg` (1.25 to 60; see `DoseConstants.Medication`).
-    /// The text follows the dose's name: "must be positive" (the caller says "the dose",
-    /// "dose" or "--dose").
-    public static func doseProblem(_ value: Double, unit: String, rules: DoseConstants = .box) -> String? {
-        guard let perUnit = milligramsPer[unit] else { return "must be given in \(units.joined(separator: ", "))" }
-        guard value.isFinite else { return "must be a number" }
-        guard value > 0 else { return "must be positive" }
+    public static func doseProblem(_ value: Double, unit: String, rules: DoseConstants = .box) -> DoseProblem? {
+        guard let perUnit = milligramsPer[unit] else { return .unknownUnit(unit) }
+        guard value.isFinite else { return .notANumber }
+        guard value > 0 else { return .notPositive }
         let limits = rules.medication
         let mg = value * perUnit
         // A hair of rounding (1.25 mg given as 1250 mcg) is not outside the range.
         guard mg >= limits.minDoseMg * (1 - 1e-9), mg <= limits.maxDoseMg * (1 + 1e-9) else {
-            let range = "\(DoseConstants.number(limits.minDoseMg)) to \(DoseConstants.number(limits.maxDoseMg)) mg"
-            let inUnit = unit == "mg" ? ""
-                : " (\(DoseConstants.number(limits.minDoseMg / perUnit)) to \(DoseConstants.number(limits.maxDoseMg / perUnit)) \(unit))"
-            return "must be from \(range)\(inUnit), the range of a real dose of Adderall"
+            return .outOfRange(unit: unit, minMg: limits.minDoseMg, maxMg: limits.maxDoseMg, perUnit: perUnit)
         }
         return nil
     }
@@ -109,23 +122,11 @@ public enum MedicationLog {
     /// at the time or soon after (a forgotten morning, a trip away from the box); a time older
     /// than a month is a mistyped date (2025 for 2026, 0001-01-01 from a client), which would be
     /// filed under a night that old, out of sight of `med list` and the report.
-    public static func takenAtProblem(_ takenAt: Date, now: Date, timeZone: TimeZone, rules: DoseConstants = .box) -> String? {
+    public static func takenAtProblem(_ takenAt: Date, now: Date, rules: DoseConstants = .box) -> MedicationProblem? {
         let limits = rules.medication
-        if takenAt.timeIntervalSince(now) > limits.futureToleranceS {
-            return "\(LocalTime.hhmm(takenAt, in: timeZone)) is in the future"
-        }
-        if now.timeIntervalSince(takenAt) > limits.maxPastDays * 86_400 {
-            let days = DoseConstants.number(limits.maxPastDays)
-            return "\(dateTime(takenAt, in: timeZone)) is more than \(days) days ago; only what was taken in the last \(days) days is logged (is the date right?)"
-        }
+        if takenAt.timeIntervalSince(now) > limits.futureToleranceS { return .inFuture(takenAt) }
+        if now.timeIntervalSince(takenAt) > limits.maxPastDays * 86_400 { return .tooLongAgo(takenAt, days: limits.maxPastDays) }
         return nil
-    }
-
-    /// "2026-11-21 08:00" in `zone`, for a time that may be any day.
-    static func dateTime(_ date: Date, in zone: TimeZone) -> String {
-        let c = SessionRules.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let pad = { (n: Int?, w: Int) in String(repeating: "0", count: max(0, w - String(n ?? 0).count)) + String(n ?? 0) }
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2))"
     }
 
     public enum Decision: Sendable, Hashable {
@@ -154,16 +155,16 @@ public enum MedicationLog {
                               timeZone: TimeZone, sessionID: (String) -> String?, id: String, source: Source,
                               rules: DoseConstants = .box) -> Decision {
         guard let type = MedicationType.named(entry.medicationID) else {
-            return .refused(.invalidMedication("unknown medication \(entry.medicationID); known: \(MedicationType.known.map(\.id).joined(separator: ", "))"))
+            return .refused(.invalidMedication(.unknownMedication(entry.medicationID)))
         }
         guard units.contains(entry.doseUnit) else {
-            return .refused(.invalidMedication("the unit must be one of \(units.joined(separator: ", "))"))
+            return .refused(.invalidMedication(.unknownUnit(entry.doseUnit)))
         }
         if let problem = doseProblem(entry.doseValue, unit: entry.doseUnit, rules: rules) {
-            return .refused(.invalidMedication("the dose \(problem)"))
+            return .refused(.invalidMedication(.dose(problem)))
         }
         let takenAt = entry.takenAt ?? now
-        if let problem = takenAtProblem(takenAt, now: now, timeZone: timeZone, rules: rules) {
+        if let problem = takenAtProblem(takenAt, now: now, rules: rules) {
             return .refused(.invalidMedication(problem))
         }
         let dups = duplicates(of: type.id, at: takenAt, among: nearby, rules: rules)

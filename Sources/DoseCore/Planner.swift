@@ -1,7 +1,7 @@
 import Foundation
 
 /// SSOT 2.4.3, "Planner (Client-Only)": next week's target from the last week's nights.
-/// It only suggests; the target changes only by `boxctl target N --confirm` (the seed's
+/// It only suggests; the target changes only by a confirmed `setTarget` (the seed's
 /// "Manual override: requires explicit confirmation", and "no auto-adjust in v1").
 ///
 /// The rules, in the order they are tried (each with its reason on the suggestion):
@@ -43,29 +43,6 @@ public enum Planner {
         public var missedInARow: Int
 
         public var isChange: Bool { target != current }
-
-        /// Why, in words, for `boxctl plan` and the report.
-        public var explanation: String {
-            let p = DoseConstants.box.planner
-            let avg = averageInterval.map { "\(Int($0.rounded()))-min" } ?? "no"
-            switch reason {
-            case .revertAfterMissedWindows:
-                return "the last \(missedInARow) nights with Dose 1 all missed the window; back to \(p.baselineTargetMin) min"
-            case .insufficientData:
-                return "\(nightsInWeek) finished nights with Dose 1 in the last \(p.weekDays) days; \(p.minNightsInWeek) are needed before any change"
-            case .targetChangedThisWeek:
-                return "the target changed in the last \(p.weekDays) days; it gets a whole week before the next change"
-            case .tooVariable:
-                let pct = consistency.map { "\(Int(($0 * 100).rounded()))%" } ?? "none"
-                return "too variable: \(pct) of the week's nights within ±\(DoseConstants.number(p.consistencyBandMin)) min of the \(avg) average (\(Int((p.minConsistency * 100).rounded()))% needed); back to \(p.baselineTargetMin) min"
-            case .nudgeDown:
-                return "the week's \(avg) average is under \(DoseConstants.number(p.nudgeDownBelowAvgMin)) min; \(p.nudgeStepMin) min earlier"
-            case .nudgeUp:
-                return "the week's \(avg) average is over the target + \(DoseConstants.number(p.nudgeUpAboveTargetMin)) min; \(p.nudgeStepMin) min later"
-            case .keep:
-                return "the week's \(avg) average fits the target"
-            }
-        }
     }
 
     /// `today` is tonight's session date (YYYY-MM-DD); the week is it and the 6 dates before.

@@ -12,17 +12,6 @@ public enum DoseEventType: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// Counted by the dose index rule (SSOT 3.0): dose1, dose2 and extra_dose only.
     public var countsAsDose: Bool { self == .dose1 || self == .dose2 || self == .extraDose }
-
-    /// How people read it: "Dose 1", "the skip of Dose 2".
-    public var label: String {
-        switch self {
-        case .dose1: "Dose 1"
-        case .dose2: "Dose 2"
-        case .extraDose: "the extra dose"
-        case .dose2Skipped: "the skip of Dose 2"
-        case .snooze: "the snooze"
-        }
-    }
 }
 
 public enum SleepEventType: String, Sendable, Hashable, CaseIterable, Codable {

@@ -52,7 +52,7 @@ struct Reduction {
         // The alarm wins: an alert's words come once it has rung out, with the time left now,
         // and not at all when the next alert rings in its place.
         if let rungOut, state.ringing == nil, let elapsed = state.elapsedSinceDose1(at: now) {
-            speak(Speech.alert(rungOut.kind, elapsed: elapsed, rules: rules))
+            speak(.alert(rungOut.kind, elapsed: elapsed, rules: rules))
         }
         announceCaregiverSteps()
     }
@@ -95,7 +95,7 @@ struct Reduction {
     /// log (`Effect.faultNotice`), once per change.
     mutating func setFault(_ fault: Fault, active: Bool) {
         let changed = active ? state.faults.insert(fault).inserted : state.faults.remove(fault) != nil
-        if changed, active { speak(Speech.fault(fault)) }
+        if changed, active { speak(.raised(fault)) }
         guard changed, fault.isCaregiverNews else { return }
         effects.append(.faultNotice(FaultRecord(id: freshID(), code: fault.code, raised: active, at: now)))
     }
@@ -133,6 +133,9 @@ struct Reduction {
         case .supplyChanged(let supply):
             state.supply = supply
             return .accepted(.supplyChanged)
+        case .logMedication(let entry, let confirmed, let nearby, let night):
+            return logMedication(entry, confirmed: confirmed, nearby: nearby, night: night)
+        case .changeSupply(let change, let current): return changeSupply(change, current: current)
         case .persistFailed:
             setFault(.logUnwritable, active: true)
             feedback(.error, flash: nil)
@@ -191,7 +194,7 @@ struct Reduction {
     }
 
     /// Takes the next dose: Dose 1, or Dose 2 in the window. Early or late Dose 2 needs a
-    /// confirmation: boxctl's --confirm, or on the button a confirm hold within 15 s.
+    /// confirmation: a confirmed command, or on the button a confirm hold within 15 s.
     /// The guards against two doses together come first (Reduction+Safety.swift).
     mutating func takeNext(confirmed: Bool, button: String?, doubtAnswered: Bool = false) -> Outcome {
         if !confirmed, let repeated = repeatOfRecordedDose(button: button) { return repeated }

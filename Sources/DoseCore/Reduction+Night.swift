@@ -58,6 +58,29 @@ extension Reduction {
         return .accepted(.targetSet(minutes))
     }
 
+    /// The medication log's entry, or the guard's refusal (`MedicationLog.decide`).
+    mutating func logMedication(_ entry: MedicationEntry, confirmed: Bool, nearby: [MedicationRecord], night: String?) -> Outcome {
+        let date = MedicationLog.sessionDate(of: entry.takenAt ?? now.wall, timeZone: settings.timeZone, rules: rules)
+        switch MedicationLog.decide(entry, confirmed: confirmed, nearby: nearby, now: now.wall, timeZone: settings.timeZone,
+                                    sessionID: { $0 == date ? night : nil }, id: freshID(), source: ctx.source, rules: rules) {
+        case .refused(let refusal): return .refused(refusal)
+        case .record(let record):
+            append(.medication(record))
+            return .accepted(.medicationLogged(record))
+        }
+    }
+
+    /// A refill or a correction of the count (`Supply.decide`); the count is the new one at once.
+    mutating func changeSupply(_ change: SupplyChange, current: SupplyStatus?) -> Outcome {
+        switch Supply.decide(change, current: current, at: now, id: freshID(), source: ctx.source, rules: rules) {
+        case .refused(let refusal): return .refused(refusal)
+        case .record(let record):
+            append(.supply(record))
+            state.supply = SupplyStatus(remainingDoses: record.remainingAfter, rules: rules)
+            return .accepted(.supplyLogged(record))
+        }
+    }
+
     // MARK: - Helpers
 
     @discardableResult
@@ -108,10 +131,10 @@ extension Reduction {
         effects.append(.play(sound))
     }
 
-    /// A sentence for the speaker, when the voice is on (`Effect.speak`: after the sound).
-    mutating func speak(_ text: String?) {
-        guard settings.voice.enabled, let text else { return }
-        effects.append(.speak(text))
+    /// Something for the speaker to say, when the voice is on (`Effect.speak`: after the sound).
+    mutating func speak(_ utterance: Utterance?) {
+        guard settings.voice.enabled, let utterance else { return }
+        effects.append(.speak(utterance))
     }
 
     mutating func refuse(_ refusal: Refusal, sound: Sound, flash: LEDPattern) -> Outcome {
@@ -123,7 +146,7 @@ extension Reduction {
     mutating func finish() -> Transition {
         state.cacheFallbackClose()
         // What a button did, said after its sound; boxctl's reply speaks for itself.
-        if fromButton { speak(Speech.answer(outcome, state: state, at: now)) }
+        if fromButton { speak(.answer(outcome, state: state, at: now)) }
         let led = state.ledPattern(at: now)
         if led != state.shownLED {
             state.shownLED = led

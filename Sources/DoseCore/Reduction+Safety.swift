@@ -12,7 +12,7 @@ extension Reduction {
     }
 
     /// Dose 2 by a button needs at least the floor (120 min) after Dose 1; before it a
-    /// press is a repeat of Dose 1. Only `boxctl take --confirm` records Dose 2 that early.
+    /// press is a repeat of Dose 1. Only a confirmed take from the command line records Dose 2 that early.
     mutating func belowDose2Floor() -> Outcome? {
         guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now),
               elapsed < .minutes(rules.safety.dose2ButtonFloorMin) else { return nil }
@@ -54,7 +54,7 @@ extension Reduction {
     }
 
     /// While tonight's record is in doubt a dose needs a confirmation: the confirm hold on
-    /// the dose button (the press starts it), or --confirm from boxctl.
+    /// the dose button (the press starts it), or a confirmed command.
     mutating func doubtGuard(confirmed: Bool, button: String?) -> Outcome? {
         guard state.doubt != nil, !confirmed else { return nil }
         guard let button, settings.buttons[button]?.isDoseButton == true else {

@@ -46,7 +46,7 @@ public enum SessionRules {
         return cal
     }
 
-    static func pad(_ n: Int, _ width: Int) -> String {
+    public static func pad(_ n: Int, _ width: Int) -> String {
         let s = String(n)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }

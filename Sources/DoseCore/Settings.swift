@@ -80,13 +80,19 @@ public struct BoxSettings: Sendable, Hashable {
     }
 }
 
-/// The voice's settings the core needs: the sentences are made here, the sound in the shell.
+/// The voice's settings: whether it speaks, and how it says a time of day.
 public struct VoiceSettings: Sendable, Hashable {
     public var enabled: Bool
-    public var clock: Speech.ClockStyle
+    public var clock: ClockStyle
 
-    public init(enabled: Bool = true, clock: Speech.ClockStyle = .twelveHour) {
+    public init(enabled: Bool = true, clock: ClockStyle = .twelveHour) {
         self.enabled = enabled
         self.clock = clock
     }
+}
+
+/// How the voice says a time of day: "10:02 PM" or "22:02".
+public enum ClockStyle: String, Sendable, Hashable, CaseIterable {
+    case twelveHour = "12h"
+    case twentyFourHour = "24h"
 }

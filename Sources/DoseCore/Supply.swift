@@ -50,17 +50,19 @@ public struct SupplyStatus: Sendable, Hashable, Codable {
         remainingNights = max(0, remainingDoses) / max(1, rules.supply.dosesPerNight)
         refillDue = remainingNights <= rules.supply.refillReminderNights
     }
-
-    public var text: String {
-        "\(remainingDoses) dose\(remainingDoses == 1 ? "" : "s") (\(remainingNights) night\(remainingNights == 1 ? "" : "s"))"
-            + (refillDue ? "; refill due: log it with boxctl supply refill" : "")
-    }
 }
 
 /// A change a person asks for: a refill of `doses`, or a correction of the count by `doses`.
 public enum SupplyChange: Sendable, Hashable {
     case refill(doses: Int, notes: String?)
     case adjust(doses: Int, notes: String?)
+}
+
+/// Why a supply change is not logged: the facts, for the edge to say.
+public enum SupplyProblem: Sendable, Hashable {
+    case refillOutOfRange(limit: Int)
+    case adjustmentOutOfRange(limit: Int)
+    case belowZero(wouldBe: Int, now: Int)
 }
 
 public enum Supply {
@@ -82,13 +84,13 @@ public enum Supply {
         let now = current?.remainingDoses ?? 0
         switch change {
         case .refill(let doses, let notes):
-            guard (1...limit).contains(doses) else { return .refused(.invalidSupply("a refill adds 1 to \(limit) doses")) }
+            guard (1...limit).contains(doses) else { return .refused(.invalidSupply(.refillOutOfRange(limit: limit))) }
             return .record(SupplyRecord(id: id, kind: .refillLogged, at: at, doses: doses, remainingAfter: now + doses,
                                         notes: notes, source: source))
         case .adjust(let doses, let notes):
-            guard doses != 0, abs(doses) <= limit else { return .refused(.invalidSupply("an adjustment changes the count by 1 to \(limit) doses, up or down")) }
+            guard doses != 0, abs(doses) <= limit else { return .refused(.invalidSupply(.adjustmentOutOfRange(limit: limit))) }
             guard now + doses >= 0 else {
-                return .refused(.invalidSupply("the count would be \(now + doses); there are \(now) doses"))
+                return .refused(.invalidSupply(.belowZero(wouldBe: now + doses, now: now)))
             }
             return .record(SupplyRecord(id: id, kind: .inventoryAdjustment, at: at, doses: doses, remainingAfter: now + doses,
                                         notes: notes, source: source))

@@ -24,39 +24,9 @@ public enum Acceptance: Sendable, Hashable {
     case acknowledged
     case faultChanged
     case supplyChanged
-
-    public var message: String {
-        switch self {
-        case .recorded(.dose1): "Dose 1 recorded."
-        case .recorded(.dose2): "Dose 2 recorded."
-        case .recorded(.extraDose): "STOP – Dose 2 already taken tonight; more is a health hazard. Extra dose recorded; Dose 2's time is unchanged."
-        case .recorded(.dose2Skipped): "Dose 2 skipped."
-        case .recorded(.snooze): "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
-        case .recordedEarly(let m):
-            "Dose 2 recorded early: \(m) minutes after Dose 1, \(Int(DoseConstants.box.window.openMin) - m) minutes before the window opens."
-        case .repeatCancelled(let t, _): "The repeated press recorded nothing; \(t.label) stands."
-        case .doubtEntered: Refusal.doubtText
-        case .nightRestored: "Tonight's record can be read again."
-        case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
-        case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
-        case .undone(let t): "Undone: \(t.rawValue)."
-        case .awaitingConfirmation(.doubt): "Tonight's record is in doubt: \(Self.confirmHint)"
-        case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(Self.confirmHint)"
-        case .confirmationCancelled: "Cancelled; nothing recorded."
-        case .status: "Status shown."
-        case .alarmStopped: "Alarm stopped."
-        case .targetSet(let m): "Target set to \(m) minutes."
-        case .acknowledged: "OK."
-        case .faultChanged: "Fault state updated."
-        case .supplyChanged: "Supply updated."
-        }
-    }
-
-    /// "hold the button 2 s within 15 s to confirm", from the gesture constants.
-    static var confirmHint: String {
-        let g = DoseConstants.box.gestures
-        return "hold the button \(DoseConstants.number(Double(g.confirmHoldMs) / 1000)) s within \(DoseConstants.number(g.confirmationWindowS)) s to confirm."
-    }
+    case medicationLogged(MedicationRecord)
+    /// A refill or a correction; the count after it is `remainingAfter`.
+    case supplyLogged(SupplyRecord)
 }
 
 public enum Outcome: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 import GRDB
@@ -126,7 +127,7 @@ extension NightLog {
                                     metadata: metadata, source: source)
             try insert(.dose(record), seq: seq, db: db, path: path)
             seq += 1
-            restored.append("\(type.label) at \(dose.at.wall) (night of \(dose.sessionDate))")
+            restored.append("\(Written.label(type)) at \(dose.at.wall) (night of \(dose.sessionDate))")
         }
         return restored
     }

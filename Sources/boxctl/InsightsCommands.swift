@@ -1,3 +1,4 @@
+import BoxWords
 import ArgumentParser
 import BoxControl
 import ClinicianReport
@@ -142,14 +143,14 @@ struct Plan: ParsableCommand {
         let s = Planner.suggestNextWeekTarget(nights: nights, currentTarget: context.targetMinutes, today: context.today)
         if connection.json {
             var out: [String: Any] = ["current": s.current, "suggested": s.target, "reason": s.reason.rawValue,
-                                      "nights_in_week": s.nightsInWeek, "missed_in_a_row": s.missedInARow, "explanation": s.explanation]
+                                      "nights_in_week": s.nightsInWeek, "missed_in_a_row": s.missedInARow, "explanation": Written.explanation(s)]
             out["average_interval_min"] = s.averageInterval
             out["consistency"] = s.consistency
             print(String(decoding: try JSONSerialization.data(withJSONObject: out, options: [.sortedKeys]), as: UTF8.self))
             return
         }
         print("Target now: \(s.current) min. Suggested for next week: \(s.target) min.")
-        print("Why: \(s.explanation).")
+        print("Why: \(Written.explanation(s)).")
         if s.isChange { print("To use it: boxctl target \(s.target) --confirm") }
     }
 }

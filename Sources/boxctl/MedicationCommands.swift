@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoxControl
+import BoxWords
 import DoseCore
 import Foundation
 import NightLog
@@ -28,7 +29,7 @@ struct Med: ParsableCommand {
                 throw ValidationError("medication must be one of \(MedicationType.known.map(\.id).joined(separator: ", "))")
             }
             guard MedicationLog.units.contains(unit) else { throw ValidationError("--unit must be one of \(MedicationLog.units.joined(separator: ", "))") }
-            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ValidationError("--dose \(problem)") }
+            if let problem = MedicationLog.doseProblem(dose, unit: unit) { throw ValidationError("--dose \(Written.doseProblem(problem))") }
             if let at, Self.time(at, now: Date(), zone: .current) == nil {
                 throw ValidationError("--at must be HH:MM or an ISO 8601 time such as 2026-11-21T08:00:00Z, not '\(at)'")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoxControl
+import BoxWords
 import DoseCore
 import Foundation
 import NightLog
@@ -25,7 +26,7 @@ struct SupplyCommand: ParsableCommand {
                 print("The supply is not counted yet: log what you have with boxctl supply refill --doses N.")
                 return
             }
-            print("Supply: \(status.text)")
+            print("Supply: \(Written.supply(status))")
             let zone = BoxContext(connection).zone
             for e in events {
                 let day = SessionDate.text(e.at.wall.addingTimeInterval(TimeInterval(zone.secondsFromGMT(for: e.at.wall))))

@@ -1,4 +1,5 @@
 import BoxVoice
+import BoxWords
 import DoseCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ import Testing
         #expect(plan.forget.map(\.sessionID) == ["10", "11", "12"])
         #expect(plan.kept.map(\.night.sessionID) == ["13", "14"])
         #expect(plan.kept.map(\.because) == [.recentDose(Self.now.addingTimeInterval(-239.9 * 60)), .latestNight])
-        #expect(Forgetting.reason(.latestNight, timeZone: .gmt).contains("latest night"))
+        #expect(Written.keptReason(.latestNight, in: .gmt).contains("latest night"))
     }
 
     @Test func aNewBoxHasNothingLatest() {

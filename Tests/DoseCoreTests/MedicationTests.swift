@@ -1,3 +1,4 @@
+import BoxWords
 import DoseCore
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ import Testing
         let decision = Self.decide(Self.entry(at: Self.morning.addingTimeInterval(seconds)), nearby: [earlier])
         guard case .refused(let r) = decision else { Issue.record("\(seconds) s apart was logged: \(decision)"); return }
         #expect(r.code == "409_DUPLICATE_MEDICATION")
-        #expect(r.message(timeZone: Self.ny).contains("Adderall IR was already logged at 08:00, less than 5 minutes from this one"))
+        #expect(Written.refusal(r, in: Self.ny).contains("Adderall IR was already logged at 08:00, less than 5 minutes from this one"))
     }
 
     @Test(arguments: [-300.0, 300, 301, -3600])
@@ -122,13 +123,13 @@ import Testing
     }
 
     @Test func theDoseRefusalSaysWhatIsWrong() {
-        #expect(MedicationLog.doseProblem(-5, unit: "mg") == "must be positive")
-        #expect(MedicationLog.doseProblem(0, unit: "mg") == "must be positive")
-        #expect(MedicationLog.doseProblem(1e-10, unit: "mg") == "must be from 1.25 to 60 mg, the range of a real dose of Adderall")
-        #expect(MedicationLog.doseProblem(5, unit: "mcg") == "must be from 1.25 to 60 mg (1250 to 60000 mcg), the range of a real dose of Adderall")
+        #expect(MedicationLog.doseProblem(-5, unit: "mg").map(Written.doseProblem) == "must be positive")
+        #expect(MedicationLog.doseProblem(0, unit: "mg").map(Written.doseProblem) == "must be positive")
+        #expect(MedicationLog.doseProblem(1e-10, unit: "mg").map(Written.doseProblem) == "must be from 1.25 to 60 mg, the range of a real dose of Adderall")
+        #expect(MedicationLog.doseProblem(5, unit: "mcg").map(Written.doseProblem) == "must be from 1.25 to 60 mg (1250 to 60000 mcg), the range of a real dose of Adderall")
         #expect(MedicationLog.doseProblem(10, unit: "mg") == nil)
         guard case .refused(let r) = Self.decide(Self.entry(at: nil, dose: -5)) else { Issue.record("-5 mg logged"); return }
-        #expect(r.message(timeZone: Self.ny) == "Not logged: the dose must be positive.")
+        #expect(Written.refusal(r, in: Self.ny) == "Not logged: the dose must be positive.")
     }
 
     /// Issue 29: an entry taken at 0001-01-01T00:00:00Z was filed under the night of
@@ -143,10 +144,10 @@ import Testing
             #expect(r.code == "400_INVALID_MEDICATION")
         }
         guard case .refused(let r) = Self.decide(Self.entry(at: Date(iso8601: "0001-01-01T00:00:00Z")!), now: now) else { return }
-        #expect(r.message(timeZone: Self.ny).contains("is more than 30 days ago; only what was taken in the last 30 days is logged"),
-                "\(r.message(timeZone: Self.ny))")
+        #expect(Written.refusal(r, in: Self.ny).contains("is more than 30 days ago; only what was taken in the last 30 days is logged"),
+                "\(Written.refusal(r, in: Self.ny))")
         // The time is shown in the box's zone with its date: 2023-01-16 13:00Z is 08:00 in New York.
         guard case .refused(let year) = Self.decide(Self.entry(at: Date(iso8601: "2023-01-16T13:00:00Z")!), now: now) else { return }
-        #expect(year.message(timeZone: Self.ny).hasPrefix("Not logged: 2023-01-16 08:00 is more than 30 days ago"))
+        #expect(Written.refusal(year, in: Self.ny).hasPrefix("Not logged: 2023-01-16 08:00 is more than 30 days ago"))
     }
 }

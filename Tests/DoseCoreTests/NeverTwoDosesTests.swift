@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -28,7 +29,7 @@ import Testing
         h.at(minutesAfterDose1: 165)
         let o = h.cli(.checkIn(CheckInAnswers(sleepQuality: 3)))
         #expect(isRefused(o, "409_DOSE2_OWED"))
-        if case .refused(let r) = o { #expect(r.message(timeZone: Harness.tz).contains("window 00:30–02:00")) }
+        if case .refused(let r) = o { #expect(Written.refusal(r, in: Harness.tz).contains("window 00:30–02:00")) }
         #expect(h.state.night.isOpen)
         #expect(h.cli(.takeDose(confirmed: false)) == .accepted(.recorded(.dose2)))
         #expect(h.liveDoses.map(\.type) == [.dose1, .dose2])
@@ -43,7 +44,7 @@ import Testing
         h.advance(minutes: 15)
         let o = h.cli(.takeDose(confirmed: false))
         #expect(isRefused(o, "428_CONFIRMATION_REQUIRED"))
-        if case .refused(let r) = o { #expect(r.message(timeZone: Harness.tz).contains("180 minutes ago")) }
+        if case .refused(let r) = o { #expect(Written.refusal(r, in: Harness.tz).contains("180 minutes ago")) }
         #expect(isRefused(h.press(.single), "428_CONFIRMATION_REQUIRED"))
         #expect(h.sounds == [.stop])
         #expect(h.cli(.takeDose(confirmed: true)) == .accepted(.recorded(.dose1)))
@@ -92,7 +93,7 @@ import Testing
         let o = h.cli(.takeDose(confirmed: true))
         #expect(o == .accepted(.recordedEarly(minutesAfterDose1: 45)))
         if case .accepted(let a) = o {
-            #expect(a.message == "Dose 2 recorded early: 45 minutes after Dose 1, 105 minutes before the window opens.")
+            #expect(Written.acceptance(a, in: Harness.tz) == "Dose 2 recorded early: 45 minutes after Dose 1, 105 minutes before the window opens.")
         }
     }
 
@@ -132,7 +133,7 @@ import Testing
         h.send(.enterDoubt(since: h.now.wall), from: .system)
         let o = h.cli(.takeDose(confirmed: false))
         #expect(isRefused(o, "428_RECORD_IN_DOUBT"))
-        if case .refused(let r) = o { #expect(r.message(timeZone: Harness.tz).hasPrefix(Refusal.doubtText)) }
+        if case .refused(let r) = o { #expect(Written.refusal(r, in: Harness.tz).hasPrefix(Written.doubt)) }
         #expect(h.cli(.takeDose(confirmed: true)) == .accepted(.recorded(.dose1)))
     }
 

@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -45,11 +46,11 @@ import Testing
         h.advance(.seconds(10))
         guard case .refused(let r) = h.press(.single) else { Issue.record("not refused"); return }
         #expect(r.code == "409_ALREADY_TAKEN")
-        #expect(r.message(timeZone: Harness.tz) == "This dose was already taken at 00:50. STOP – another dose tonight is a health hazard.")
+        #expect(Written.refusal(r, in: Harness.tz) == "This dose was already taken at 00:50. STOP – another dose tonight is a health hazard.")
         h.cli(.logSleepEvent(.bathroom, notes: nil))
         guard case .refused(let c) = h.cli(.logSleepEvent(.bathroom, notes: nil)) else { Issue.record("not refused"); return }
         #expect(c.code == "425_EVENT_COOLDOWN")
-        #expect(c.message(timeZone: Harness.tz) == "bathroom was logged moments ago; it can be logged again in 60 s.")
+        #expect(Written.refusal(c, in: Harness.tz) == "bathroom was logged moments ago; it can be logged again in 60 s.")
     }
 
     /// SSOT 3.0 (001_…): `is_late` when `timestamp > dose1 + 240` (strict), but also
@@ -100,14 +101,5 @@ import Testing
         #expect(h.phase == .completed)
         #expect(h.press(.single) == .accepted(.recorded(.dose1)))
         #expect(h.phase == .beforeWindow)
-    }
-}
-
-/// Issue 19 item 10: the clock fault says what an unsynchronised clock really affects.
-@Suite struct ClockFaultTextTests {
-    @Test func theClockFaultDoesNotClaimTheWindowIsUnaffected() {
-        let advice = Fault.clockUnsynced.advice
-        #expect(!advice.contains("not affected"))
-        #expect(advice.contains("after a reboot the dose window is measured on this clock"))
     }
 }

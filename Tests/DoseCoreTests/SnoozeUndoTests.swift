@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -21,7 +22,7 @@ import Testing
         let o = h.press(.double)
         #expect(isRefused(o, "422_SNOOZE_LIMIT"))
         if case .refused(let r) = o {
-            #expect(r.message(timeZone: Harness.tz) == "Maximum snoozes reached (3). Take dose now or skip.")
+            #expect(Written.refusal(r, in: Harness.tz) == "Maximum snoozes reached (3). Take dose now or skip.")
         }
         #expect(h.sounds == [.error])
         #expect(h.state.night.snoozeCount == 3)

@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -75,7 +76,7 @@ import Testing
 
     @Test func faultsInTheWordsOfTheRoom() {
         #expect(Speech.fault(.gpioUnavailable) == "Sound is working, but the button is not. Check the cable.")
-        #expect(Speech.fault(.audioUnavailable) == nil, "a broken speaker cannot say so")
+        #expect(Utterance.raised(.audioUnavailable) == nil, "a broken speaker cannot say so")
         #expect(Speech.fault(.buttonStuck("dose")) == "The dose button seems stuck down. Check it.")
     }
 }

@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -10,7 +11,7 @@ import Testing
         effects.compactMap {
             switch $0 {
             case .play(let s): "play:\(s)"
-            case .speak(let t): "say:\(t)"
+            case .speak(let u): "say:\(Speech.words(u))"
             case .stopSound: "stop"
             default: nil
             }

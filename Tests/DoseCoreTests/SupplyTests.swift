@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -17,7 +18,7 @@ import Testing
         // Doses taken after the snapshot come off it; no snapshot, no count.
         #expect(Supply.status(snapshot: 20, dosesTakenSince: 5)?.remainingDoses == 15)
         #expect(Supply.status(snapshot: nil, dosesTakenSince: 5) == nil)
-        #expect(SupplyStatus(remainingDoses: 15).text == "15 doses (7 nights); refill due: log it with boxctl supply refill")
+        #expect(Written.supply(SupplyStatus(remainingDoses: 15)) == "15 doses (7 nights); refill due: log it with boxctl supply refill")
     }
 
     @Test func refillsAndCorrections() {

@@ -1,3 +1,4 @@
+import BoxWords
 import Foundation
 import Testing
 @testable import DoseCore
@@ -214,7 +215,7 @@ import Testing
         }
         #expect(h.persisted.count == before)
         if case .refused(let r) = h.press(.single) {
-            #expect(r.message(timeZone: Harness.tz).hasPrefix("This dose was already taken at 00:50. STOP"))
+            #expect(Written.refusal(r, in: Harness.tz).hasPrefix("This dose was already taken at 00:50. STOP"))
         }
     }
 

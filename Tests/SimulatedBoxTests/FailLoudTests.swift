@@ -1,4 +1,5 @@
 import BoxControl
+import BoxWords
 import DoseCore
 import Foundation
 import Testing
@@ -177,7 +178,7 @@ import Glibc
         let feed = try WatchTests.Watcher(rig, ["--after", "0"])
         defer { _ = feed.stop() }
         #expect(feed.lines(5).dropFirst().map(WatchTests.what) == [
-            "FAULT log_unwritable: \(Fault.logUnwritable.advice)", "fault cleared: log_unwritable",
+            "FAULT log_unwritable: \(Written.advice(.logUnwritable))", "fault cleared: log_unwritable",
             "night 2026-11-21 started (target 165 min)", "Dose 1  by button:dose",
         ])
         #expect(rig.isAlive)

@@ -1,7 +1,8 @@
+import BoxWords
 import DoseCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,7 +70,7 @@ struct ReadOnlyStateTests {
         try rig.launch() // before #29: "cannot open …/boxd.lock: Read-only file system", exit 1
         var st = try rig.statusJSON()
         #expect(Self.faults(st).contains("log_unwritable"), "\(Self.faults(st))")
-        #expect(st["doubt"] as? String == Refusal.doubtText)
+        #expect(st["doubt"] as? String == Written.doubt)
         #expect((st["led"] as? [String: Any])?["color"] as? String == "amber", "\(String(describing: st["led"]))")
         #expect(try rig.boxctl(["take"]).exit == 3, "in doubt a dose needs a confirmation")
         #expect(try FileManager.default.contentsOfDirectory(atPath: rig.stateDir.path).isEmpty)
@@ -116,7 +117,7 @@ struct ReadOnlyStateTests {
         let feed = try WatchTests.Watcher(rig, ["--after", "2"])
         defer { _ = feed.stop() }
         #expect(feed.lines(5).dropFirst().map(WatchTests.what) == [
-            "FAULT log_unwritable: \(Fault.logUnwritable.advice)", "alarm rang: window open (gentle)",
+            "FAULT log_unwritable: \(Written.advice(.logUnwritable))", "alarm rang: window open (gentle)",
             "fault cleared: log_unwritable", "Dose 2  by button:dose",
         ])
         #expect(rig.terminate() == 0)

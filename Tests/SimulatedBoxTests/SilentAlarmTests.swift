@@ -1,7 +1,8 @@
+import BoxWords
 import DoseCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// #29, through the real boxd and boxctl: with the speaker failed, `boxctl watch` (and so the
 /// caregiver bridge behind the same feed) says each alarm could not sound, at its minute, and
@@ -70,7 +71,7 @@ import TestSupport
         defer { _ = feed.stop() }
         let told = feed.lines(3).dropFirst().map(WatchTests.what)
         #expect(told == ["ALARM COULD NOT SOUND: window open (gentle): the box cannot wake them (speaker failed)",
-                         "FAULT audio_unavailable: \(Fault.audioUnavailable.advice)"], "\(told)")
+                         "FAULT audio_unavailable: \(Written.advice(.audioUnavailable))"], "\(told)")
         #expect(feed.line(within: 0.5).map { !$0.contains("rang") } ?? true)
         #expect(rig.log.contains("could not sound"), "boxd's journal says why")
     }

@@ -1,5 +1,6 @@
 import BoxHardware
 import BoxVoice
+import BoxWords
 import DoseCore
 import Foundation
 import Testing

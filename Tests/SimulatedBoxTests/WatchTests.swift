@@ -1,7 +1,8 @@
+import BoxWords
 import DoseCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,7 +125,7 @@ import Glibc
         #expect(try rig.boxctl(["take"]).exit == 0)
         let lines = live.lines(4)
         #expect(lines.map(Self.what) == [
-            "FAULT audio_unavailable: \(Fault.audioUnavailable.advice)", "fault cleared: audio_unavailable",
+            "FAULT audio_unavailable: \(Written.advice(.audioUnavailable))", "fault cleared: audio_unavailable",
             "night 2026-11-21 started (target 165 min)", "Dose 1  by boxctl:uid=\(getuid())",
         ])
         #expect(lines.compactMap(Self.id) == [1, 2, 3, 4])

@@ -1,16 +1,21 @@
+import DoseCore
 import Foundation
 
 /// What the box says (#15, SSOT 2.4.3 "Accessibility": VoiceOver announcements at window
 /// open, −30, −15, −5, −1 and close; state changes such as "Dose 1 taken at 10:30 PM";
 /// warnings such as "Dose window closing in 5 minutes"). Every sentence is made here, from
 /// the state and the time, so they can be read and tested as strings. The reducer decides when
-/// (`Effect.speak`, after the sound); the shell synthesises them (espeak-ng) and plays them
-/// through the tones' player.
+/// and about what (`Effect.speak(Utterance)`, after the sound); the shell synthesises them
+/// (espeak-ng) and plays them through the tones' player.
 public enum Speech {
-    /// How times of day are said: "10:02 PM" or "22:02".
-    public enum ClockStyle: String, Sendable, Hashable, CaseIterable {
-        case twelveHour = "12h"
-        case twentyFourHour = "24h"
+    /// What the voice says for what the core asked it to say.
+    public static func words(_ utterance: Utterance) -> String {
+        switch utterance {
+        case .accepted(let a, let state, let now): answer(a, state: state, at: now)
+        case .refused(let r, let state): refusal(r, in: state.settings.timeZone, style: state.settings.voice.clock)
+        case .alert(let kind, let elapsed, let rules): alert(kind, elapsed: elapsed, rules: rules)
+        case .fault(let f): fault(f)
+        }
     }
 
     /// A time of day as it is said, in the patient's zone.
@@ -80,35 +85,31 @@ public enum Speech {
     /// `boxctl test voice`: a sentence that proves the voice works, and nothing else.
     public static let voiceTest = "This is your dose box. The voice is working."
 
-    /// What a button just did, said after its sound; nil when the sound says it all (a press
-    /// heard, an alarm stopped).
-    public static func answer(_ outcome: Outcome, state: BoxState, at now: Moment) -> String? {
+    /// What a button just did, said after its sound.
+    static func answer(_ a: Acceptance, state: BoxState, at now: Moment) -> String {
         let zone = state.settings.timeZone, style = state.settings.voice.clock
         let hold = holdToConfirm(state.settings.rules).capitalizedFirst
-        switch outcome {
-        case .ignored: return nil
-        case .refused(let r): return refusal(r, in: zone, style: style)
-        case .accepted(let a):
-            switch a {
-            case .recorded(.dose1):
-                let said = recorded(.dose1, at: now.wall, in: zone, style: style)
-                guard let supply = state.supply, supply.refillDue else { return said }
-                let left = max(0, supply.remainingDoses - 1)
-                return "\(said) Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
-            case .recorded(let type): return recorded(type, at: now.wall, in: zone, style: style)
-            case .recordedEarly: return recorded(.dose2, at: now.wall, in: zone, style: style)
-            case .repeatCancelled(let type, _): return "\(type.label.capitalizedFirst) is already recorded. Nothing changed."
-            case .undone(let type): return "Undone: \(type.label)."
-            case .awaitingConfirmation(.early): return "Dose 2 is early. \(hold) to take it now."
-            case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
-            case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
-            case .confirmationCancelled: return "Cancelled. Nothing recorded."
-            case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
-            case .checkedIn: return "Check-in saved. Good morning."
-            case .status, .alarmStopped: return status(state, at: now, style: style)
-            case .doubtEntered, .nightRestored, .targetSet, .acknowledged, .faultChanged, .supplyChanged:
-                return nil
-            }
+        switch a {
+        case .recorded(.dose1):
+            let said = recorded(.dose1, at: now.wall, in: zone, style: style)
+            guard let supply = state.supply, supply.refillDue else { return said }
+            let left = max(0, supply.remainingDoses - 1)
+            return "\(said) Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
+        case .recorded(let type): return recorded(type, at: now.wall, in: zone, style: style)
+        case .recordedEarly: return recorded(.dose2, at: now.wall, in: zone, style: style)
+        case .repeatCancelled(let type, _): return "\(Written.label(type).capitalizedFirst) is already recorded. Nothing changed."
+        case .undone(let type): return "Undone: \(Written.label(type))."
+        case .awaitingConfirmation(.early): return "Dose 2 is early. \(hold) to take it now."
+        case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
+        case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
+        case .confirmationCancelled: return "Cancelled. Nothing recorded."
+        case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
+        case .checkedIn: return "Check-in saved. Good morning."
+        case .status, .alarmStopped: return status(state, at: now, style: style)
+        case .doubtEntered: return "I could not read tonight's record. If you took a dose tonight, do not take more."
+        case .nightRestored: return "Tonight's record can be read again."
+        case .targetSet(let m): return "Target set to \(m) minutes."
+        case .acknowledged, .faultChanged, .supplyChanged, .medicationLogged, .supplyLogged: return "Done."
         }
     }
 
@@ -131,28 +132,26 @@ public enum Speech {
         "hold the button for \(DoseConstants.number(Double(rules.gestures.confirmHoldMs) / 1000)) seconds"
     }
 
-    /// A refusal as it is said: the seed's text, with the command line's hints in words for a
-    /// hand on the button.
+    /// A refusal as it is said: the seed's text, with a confirmation asked for by the button.
     public static func refusal(_ r: Refusal, in zone: TimeZone, style: ClockStyle = .twelveHour) -> String {
         let hold = holdToConfirm(.box)
-        return r.message(timeZone: zone, time: { time($0, in: zone, style) })
-            .replacingOccurrences(of: " (--confirm)", with: "; \(hold) to confirm")
-            .replacingOccurrences(of: "add --confirm", with: hold)
-            .replacingOccurrences(of: "with --confirm", with: "by confirming")
-            .replacingOccurrences(of: "; confirm by confirming", with: "; \(hold) to confirm")
+        let confirm = ConfirmWords(suffix: "; \(hold) to confirm", anyway: hold, by: "by confirming", confirmIt: "\(hold) to confirm",
+                                   endsNight: "confirming", extraDoseOnly: "from the command line")
+        return refusalSentence(r, in: zone, clock: { time($0, in: zone, style) }, confirm: confirm)
     }
 
-    /// A fault, said in the words of the room (not for the speaker's own fault: it cannot
-    /// be heard, so the LED and the feed carry that one).
-    public static func fault(_ f: Fault) -> String? {
+    /// A fault, said in the words of the room (`Utterance.raised` says which are said).
+    public static func fault(_ f: Fault) -> String {
         switch f {
-        case .audioUnavailable, .buttonsSimulated, .clockUnsynced: nil
+        case .audioUnavailable: "The speaker is not working."
+        case .buttonsSimulated: "The buttons are simulated."
+        case .clockUnsynced: "The clock is not set."
         case .gpioUnavailable: "Sound is working, but the button is not. Check the cable."
         case .buttonStuck(let name): "The \(name) button seems stuck down. Check it."
         case .logUnwritable: "Doses cannot be saved. Check the memory card."
         case .logRecovered: "The record was damaged and has been repaired. Tell support."
         case .logLostRecords: "The record lost some entries. The doses it could find were put back. Hold the button to confirm a dose."
-        case .witnessRebuilt: nil // nothing is lost; the status and the feed say it
+        case .witnessRebuilt: "The record's check file was made again."
         }
     }
 }

@@ -1,0 +1,165 @@
+import DoseCore
+import Foundation
+
+/// The written words: boxctl's replies, the status report, the feed and the caregiver bridge.
+/// Times of day as "22:05", in the person's zone; a confirmation is `--confirm`.
+public enum Written {
+    /// A refusal, in the seeds' words where they give one.
+    public static func refusal(_ r: Refusal, in zone: TimeZone) -> String {
+        refusalSentence(r, in: zone, clock: { LocalTime.hhmm($0, in: zone) }, confirm: confirm)
+    }
+
+    static let confirm = ConfirmWords(suffix: " (--confirm)", anyway: "add --confirm", by: "with --confirm", confirmIt: "confirm with --confirm",
+                                      endsNight: "--confirm", extraDoseOnly: "with `boxctl dose extra --confirm`")
+
+    /// The one line that explains the doubt state, in status and in refusals.
+    public static let doubt = "I could not read tonight's record. If you took Dose 1 or Dose 2 tonight, do not take more."
+
+    /// What an accepted command did; times of day in `zone`.
+    public static func acceptance(_ a: Acceptance, in zone: TimeZone) -> String {
+        switch a {
+        case .recorded(.dose1): "Dose 1 recorded."
+        case .recorded(.dose2): "Dose 2 recorded."
+        case .recorded(.extraDose): "STOP – Dose 2 already taken tonight; more is a health hazard. Extra dose recorded; Dose 2's time is unchanged."
+        case .recorded(.dose2Skipped): "Dose 2 skipped."
+        case .recorded(.snooze): "Snoozed for \(DoseConstants.number(DoseConstants.box.snooze.stepMin)) minutes."
+        case .recordedEarly(let m):
+            "Dose 2 recorded early: \(m) minutes after Dose 1, \(Int(DoseConstants.box.window.openMin) - m) minutes before the window opens."
+        case .repeatCancelled(let t, _): "The repeated press recorded nothing; \(label(t)) stands."
+        case .doubtEntered: doubt
+        case .nightRestored: "Tonight's record can be read again."
+        case .loggedSleepEvent(let t): "Logged \(t.rawValue)."
+        case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
+        case .undone(let t): "Undone: \(t.rawValue)."
+        case .awaitingConfirmation(.doubt): "Tonight's record is in doubt: \(confirmHint)"
+        case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(confirmHint)"
+        case .confirmationCancelled: "Cancelled; nothing recorded."
+        case .status: "Status shown."
+        case .alarmStopped: "Alarm stopped."
+        case .targetSet(let m): "Target set to \(m) minutes."
+        case .acknowledged: "OK."
+        case .faultChanged: "Fault state updated."
+        case .supplyChanged: "Supply updated."
+        case .medicationLogged(let r):
+            "Logged \(MedicationType.named(r.medicationID)?.name ?? r.medicationID) \(DoseConstants.number(r.doseValue)) \(r.doseUnit)"
+                + " at \(LocalTime.hhmm(r.takenAt, in: zone))\(r.confirmedDuplicate ? " (a confirmed duplicate)" : ""), night of \(r.sessionDate)."
+        case .supplyLogged(let r):
+            (r.kind == .refillLogged ? "Refill logged: +\(r.doses) doses." : "Supply corrected by \(r.doses) doses.")
+                + " Supply: \(supply(SupplyStatus(remainingDoses: r.remainingAfter)))."
+        }
+    }
+
+    /// "hold the button 2 s within 15 s to confirm", from the gesture constants.
+    static var confirmHint: String {
+        let g = DoseConstants.box.gestures
+        return "hold the button \(DoseConstants.number(Double(g.confirmHoldMs) / 1000)) s within \(DoseConstants.number(g.confirmationWindowS)) s to confirm."
+    }
+
+    /// A dose event as people read it: "Dose 1", "the skip of Dose 2".
+    public static func label(_ type: DoseEventType) -> String {
+        switch type {
+        case .dose1: "Dose 1"
+        case .dose2: "Dose 2"
+        case .extraDose: "the extra dose"
+        case .dose2Skipped: "the skip of Dose 2"
+        case .snooze: "the snooze"
+        }
+    }
+
+    /// One line that says what is wrong and what to do.
+    public static func advice(_ fault: Fault) -> String {
+        switch fault {
+        case .audioUnavailable: "Alarms cannot sound: check the speaker and `boxctl doctor`; the box keeps retrying."
+        case .logUnwritable: "Doses cannot be saved: the night log is not writable; check the SD card and /var/lib/boxd."
+        case .logRecovered: "The night log was damaged and set aside; every readable row was carried into a new one (figures in the journal). Keep the .corrupt file for support."
+        case .logLostRecords:
+            "The night log lost records it had saved (a file lost or restored from an older copy); the doses its witness knew were put back. Tonight is in doubt: confirm a dose by holding the button. Keep the .behind file for support."
+        case .witnessRebuilt:
+            "The night log's witness file was missing or damaged and was made again from the log. If no one restored files by hand, check the SD card."
+        case .buttonStuck(let name): "Button \(name) seems stuck down; it was treated as released. Check the button and its wiring."
+        case .gpioUnavailable: "The buttons or LED cannot be reached: check the GPIO chip in boxd.toml and `boxctl doctor`; the box keeps retrying."
+        case .buttonsSimulated: "SIMULATED buttons and LED: no config file names a GPIO chip and none was found. A real button does nothing."
+        case .clockUnsynced:
+            "The wall clock is not synchronised: times shown may be off, and after a reboot the dose window is measured on this clock, so it may be off too."
+        }
+    }
+
+    /// "12 doses (6 nights)", and how to log a refill when one is due.
+    public static func supply(_ s: SupplyStatus) -> String {
+        "\(count(s.remainingDoses, "dose")) (\(count(s.remainingNights, "night")))"
+            + (s.refillDue ? "; refill due: log it with boxctl supply refill" : "")
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// Why an amount is not a dose, after its name: "must be positive" (the caller says "the
+    /// dose", "dose" or "--dose").
+    public static func doseProblem(_ p: DoseProblem) -> String {
+        switch p {
+        case .unknownUnit: "must be given in \(MedicationLog.units.joined(separator: ", "))"
+        case .notANumber: "must be a number"
+        case .notPositive: "must be positive"
+        case .outOfRange(let unit, let minMg, let maxMg, let perUnit):
+            "must be from \(DoseConstants.number(minMg)) to \(DoseConstants.number(maxMg)) mg"
+                + (unit == "mg" ? "" : " (\(DoseConstants.number(minMg / perUnit)) to \(DoseConstants.number(maxMg / perUnit)) \(unit))")
+                + ", the range of a real dose of Adderall"
+        }
+    }
+
+    static func medicationProblem(_ p: MedicationProblem, in zone: TimeZone, clock: (Date) -> String) -> String {
+        switch p {
+        case .unknownMedication(let id): "unknown medication \(id); known: \(MedicationType.known.map(\.id).joined(separator: ", "))"
+        case .unknownUnit: "the unit must be one of \(MedicationLog.units.joined(separator: ", "))"
+        case .dose(let d): "the dose \(doseProblem(d))"
+        case .inFuture(let at): "\(clock(at)) is in the future"
+        case .tooLongAgo(let at, let days):
+            "\(dateTime(at, in: zone)) is more than \(DoseConstants.number(days)) days ago; only what was taken in the last \(DoseConstants.number(days)) days is logged (is the date right?)"
+        }
+    }
+
+    /// "2026-11-21 08:00" in `zone`, for a time that may be any day.
+    static func dateTime(_ date: Date, in zone: TimeZone) -> String {
+        let c = SessionRules.calendar(zone).dateComponents([.year, .month, .day], from: date)
+        return "\(SessionRules.pad(c.year ?? 0, 4))-\(SessionRules.pad(c.month ?? 0, 2))-\(SessionRules.pad(c.day ?? 0, 2)) \(LocalTime.hhmm(date, in: zone))"
+    }
+
+    static func supplyProblem(_ p: SupplyProblem) -> String {
+        switch p {
+        case .refillOutOfRange(let limit): "a refill adds 1 to \(limit) doses"
+        case .adjustmentOutOfRange(let limit): "an adjustment changes the count by 1 to \(limit) doses, up or down"
+        case .belowZero(let wouldBe, let now): "the count would be \(wouldBe); there are \(now) doses"
+        }
+    }
+
+    /// Why a night stays when asked to forget it.
+    public static func keptReason(_ because: Forgetting.KeptBecause, in zone: TimeZone) -> String {
+        switch because {
+        case .latestNight: "it is the box's latest night (its safety rules read it); it can go once the next night has begun"
+        case .recentDose(let at):
+            "a dose was taken at \(LocalTime.hhmm(at, in: zone)), less than \(DoseConstants.number(DoseConstants.box.safety.newDose1AfterLastDoseMin)) minutes ago"
+        }
+    }
+
+    /// Why the planner suggests what it does, for `boxctl plan` and the report.
+    public static func explanation(_ s: Planner.Suggestion) -> String {
+        let p = DoseConstants.box.planner
+        let avg = s.averageInterval.map { "\(Int($0.rounded()))-min" } ?? "no"
+        switch s.reason {
+        case .revertAfterMissedWindows:
+            return "the last \(s.missedInARow) nights with Dose 1 all missed the window; back to \(p.baselineTargetMin) min"
+        case .insufficientData:
+            return "\(s.nightsInWeek) finished nights with Dose 1 in the last \(p.weekDays) days; \(p.minNightsInWeek) are needed before any change"
+        case .targetChangedThisWeek:
+            return "the target changed in the last \(p.weekDays) days; it gets a whole week before the next change"
+        case .tooVariable:
+            let pct = s.consistency.map { "\(Int(($0 * 100).rounded()))%" } ?? "none"
+            return "too variable: \(pct) of the week's nights within ±\(DoseConstants.number(p.consistencyBandMin)) min of the \(avg) average (\(Int((p.minConsistency * 100).rounded()))% needed); back to \(p.baselineTargetMin) min"
+        case .nudgeDown:
+            return "the week's \(avg) average is under \(DoseConstants.number(p.nudgeDownBelowAvgMin)) min; \(p.nudgeStepMin) min earlier"
+        case .nudgeUp:
+            return "the week's \(avg) average is over the target + \(DoseConstants.number(p.nudgeUpAboveTargetMin)) min; \(p.nudgeStepMin) min later"
+        case .keep:
+            return "the week's \(avg) average fits the target"
+        }
+    }
+}
