@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
         // The built boxd and boxctl binaries on simulated hardware and clock, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
-        .testTarget(name: "SimulatedBoxTests", dependencies: ["BoxControl", "BoxHardware", "BoxVoice", "BoxWords", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SimulatedBoxTests", dependencies: ["BoxControl", "BoxDaemon", "BoxHardware", "BoxVoice", "BoxWords", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),
         // The package's graph as SwiftPM reads it (swift package dump-package).
         .testTarget(name: "PackageGraphTests", dependencies: ["TestSupport"]),
     ],

@@ -109,7 +109,6 @@ public final class Daemon: Sendable {
         doubtSince = doubt
 
         var settings = config.settings()
-        try? SettingsStore(directory: options.stateDirectory).save(timeZone: settings.timeZone)
         if let saved = SettingsStore(directory: options.stateDirectory).load(), let t = saved.targetMinutes,
            settings.rules.window.validTargetsMin.contains(t) {
             settings.targetMinutes = t

@@ -131,6 +131,11 @@ public struct PersistedNight: Sendable, Hashable {
         self.lastDoseTaken = lastDoseTaken
     }
 
+    /// The night's session, as it was opened.
+    public var session: SessionRecord? {
+        records.lazy.compactMap { if case .sessionOpened(let s) = $0 { s } else { nil } }.first
+    }
+
     /// The same reading of a whole log given as records in append order: the reference the
     /// NightLog query is tested against, and the restart of the model-based safety test.
     public init(log: [LogRecord]) {

@@ -142,11 +142,16 @@ public struct SessionRecord: Sendable, Hashable {
     public var start: Moment
     /// The target interval set when the night began, for adherence (on time) in history and export.
     public var targetMinutes: Int
-    public init(id: String, date: String, start: Moment, targetMinutes: Int = DoseConstants.box.window.defaultTargetMin) {
+    /// The patient's zone when the night began (an IANA identifier): what the log says of local
+    /// times when boxd is not there to say it. Nil in nights logged before it was kept.
+    public var timeZone: String?
+    public init(id: String, date: String, start: Moment, targetMinutes: Int = DoseConstants.box.window.defaultTargetMin,
+                timeZone: String? = nil) {
         self.id = id
         self.date = date
         self.start = start
         self.targetMinutes = targetMinutes
+        self.timeZone = timeZone
     }
 }
 

@@ -98,7 +98,8 @@ extension Reduction {
     mutating func ensureSession() -> SessionRecord {
         if night.isOpen, let s = night.session { return s }
         let date = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
-        let s = SessionRecord(id: freshID(), date: date, start: now, targetMinutes: settings.targetMinutes)
+        let s = SessionRecord(id: freshID(), date: date, start: now, targetMinutes: settings.targetMinutes,
+                              timeZone: settings.timeZone.identifier)
         append(.sessionOpened(s))
         return s
     }

@@ -152,7 +152,9 @@ extension NightLog {
         let opened = LogRecord.sessionOpened(SessionRecord(
             id: sessionID, date: try session.text("session_date"),
             start: try session.moment("start_utc", boot: "start_boot_id", mono: "start_mono_ns"),
-            targetMinutes: try session.int("target_minutes")))
+            targetMinutes: try session.int("target_minutes"),
+            // A salvage reads rows of the file as it was, which may predate the column.
+            timeZone: session.row.hasColumn("time_zone") ? try session.optionalText("time_zone") : nil))
         guard try session.optionalText("end_utc") != nil else { return (opened, nil) }
         return (opened, .sessionClosed(SessionCloseRecord(
             sessionID: sessionID, at: try session.moment("end_utc", boot: "end_boot_id", mono: "end_mono_ns"),

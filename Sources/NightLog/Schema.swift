@@ -235,6 +235,11 @@ enum Schema {
                 """)
         }
         registerNoticeKindsV13(&migrator)
+        // Each night's zone, so the log alone can say its local times (boxctl with boxd down);
+        // NULL for nights logged before.
+        migrator.registerMigration("v14-session-time-zone") { db in
+            try db.execute(sql: "ALTER TABLE sleep_sessions ADD COLUMN time_zone TEXT")
+        }
         return migrator
     }
 

@@ -35,7 +35,7 @@ extension NightLog {
     /// Every text a record stores (JSON metadata escapes its own NULs, so it is left out).
     private static func texts(of record: LogRecord) -> [String] {
         switch record {
-        case .sessionOpened(let s): [s.id, s.date, s.start.boot]
+        case .sessionOpened(let s): [s.id, s.date, s.start.boot, s.timeZone ?? ""]
         case .dose(let d): [d.id, d.sessionID, d.sessionDate, d.source.description, d.at.boot]
         case .sleepEvent(let e): [e.id, e.sessionID, e.sessionDate, e.source.description, e.at.boot, e.notes ?? ""]
         case .checkIn(let c): [c.id, c.sessionID, c.sessionDate, c.source.description, c.at.boot, c.answers.notes ?? ""]
@@ -72,9 +72,10 @@ extension NightLog {
         switch record {
         case .sessionOpened(let s):
             try db.cachedStatement(sql: """
-                INSERT INTO sleep_sessions (session_id, seq, session_date, start_utc, start_boot_id, start_mono_ns, target_minutes)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [s.id, seq, s.date, s.start.wall.iso8601, s.start.boot, s.start.monoNanos, s.targetMinutes])
+                INSERT INTO sleep_sessions (session_id, seq, session_date, start_utc, start_boot_id, start_mono_ns, target_minutes, time_zone)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [s.id, seq, s.date, s.start.wall.iso8601, s.start.boot, s.start.monoNanos, s.targetMinutes,
+                                         s.timeZone])
 
         case .dose(let d):
             try db.cachedStatement(sql: """

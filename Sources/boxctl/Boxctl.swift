@@ -107,18 +107,19 @@ struct Connection: ParsableArguments {
         }
     }
 
-    /// What boxd left in settings.json: its time zone and any boxctl target.
-    func savedSettings() -> SettingsStore.Saved {
-        SettingsStore(directory: URL(fileURLWithPath: stateDir)).load() ?? .init()
-    }
-
-    var savedTimeZone: TimeZone? { savedSettings().timeZone.flatMap(TimeZone.init(identifier:)) }
-
-    /// The patient's zone for local times: boxd's when it answers, else the one it saved,
-    /// else this machine's.
+    /// The patient's zone for local times: boxd's when it answers, else the newest night's
+    /// in the log, else this machine's.
     var boxTimeZone: TimeZone {
         (try? ControlClient(path: socket, timeout: .seconds(2)).send(.status))?
-            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? savedTimeZone ?? .current
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? newestNight()?.zone ?? .current
+    }
+
+    /// What the night log says of its newest night, best effort (nil without a readable log).
+    /// boxd's own files beside it (settings, the simulated clock) are boxd's alone.
+    func newestNight() -> NewestNight? {
+        guard let log = try? NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir)),
+              let session = (try? log.persistedNight())?.session else { return nil }
+        return NewestNight(session)
     }
 
     func openLog() throws -> NightLog {
@@ -176,19 +177,31 @@ struct Status: ParsableCommand {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
             throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
         }
-        let saved = connection.savedSettings()
-        var settings = BoxSettings(timeZone: connection.savedTimeZone ?? .current)
-        if let t = saved.targetMinutes, settings.rules.window.validTargetsMin.contains(t) { settings.targetMinutes = t }
+        // The newest night's zone and target: what the log says; a target changed since,
+        // or a zone, boxd alone knows.
+        let newest = persisted.session.map(NewestNight.init)
+        var settings = BoxSettings(timeZone: newest?.zone ?? .current)
+        if let newest { settings.targetMinutes = newest.targetMinutes }
         var state = BoxState.rebuilt(settings: settings, from: persisted)
         if let supply = try? log.supplyStatus() {
             state = DoseReducer.reduce(state, .supplyChanged(supply), Context(now: KernelClock.now())).state
         }
-        return StatusReport(state: state, now: simulatedNow() ?? KernelClock.now(),
+        return StatusReport(state: state, now: KernelClock.now(),
                             source: "log", health: nil, stateDir: log.fileURL.deletingLastPathComponent().path)
     }
+}
 
-    /// A box that ran on the simulated clock left its reading in the state directory; its night is judged on that clock.
-    func simulatedNow() -> Moment? {
-        SimClockFile(directory: URL(fileURLWithPath: connection.stateDir)).load()?.moment
+/// The log's newest night, as boxctl reads it when boxd is not there: its date, its zone
+/// (nil for a night logged before zones were kept) and the target it began with.
+struct NewestNight {
+    var date: String
+    var zone: TimeZone?
+    var targetMinutes: Int
+
+    init(_ session: SessionRecord) {
+        date = session.date
+        zone = session.timeZone.flatMap(TimeZone.init(identifier:))
+        let valid = DoseConstants.box.window.validTargetsMin.contains(session.targetMinutes)
+        targetMinutes = valid ? session.targetMinutes : DoseConstants.box.window.defaultTargetMin
     }
 }

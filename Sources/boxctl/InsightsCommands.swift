@@ -1,22 +1,20 @@
-import BoxWords
 import ArgumentParser
 import BoxControl
+import BoxWords
 import ClinicianReport
 import DoseCore
 import Foundation
 import NightLog
 
 /// Where the box stands for the weekly views: its clock, zone and target, from boxd when
-/// it answers, else from what it left in the state directory.
+/// it answers; else what the night log says: its newest night's zone and target, and that
+/// night as the range's last day (the log knows no later night).
 struct BoxContext {
     var now: Date
     var zone: TimeZone
     var targetMinutes: Int
-
-    /// Tonight's session date: the range's last day.
-    var today: String {
-        SessionRules.sessionKey(for: now, timeZone: zone, rolloverHour: DoseConstants.box.session.rolloverHour)
-    }
+    /// The range's last day: tonight's session date, or the log's newest night.
+    var today: String
 
     /// The `days` session dates ending today.
     func range(days: Int) -> (from: String, to: String) {
@@ -24,18 +22,19 @@ struct BoxContext {
     }
 
     init(_ connection: Connection) {
+        let rollover = DoseConstants.box.session.rolloverHour
         if let s = (try? ControlClient(path: connection.socket, timeout: .seconds(2)).send(.status))?.status {
             now = s.now
             zone = TimeZone(identifier: s.timeZone) ?? .current
             targetMinutes = s.targetMinutes
+            today = SessionRules.sessionKey(for: now, timeZone: zone, rolloverHour: rollover)
             return
         }
-        let dir = URL(fileURLWithPath: connection.stateDir)
-        now = SimClockFile(directory: dir).load()?.moment.wall ?? Date()
-        zone = connection.savedTimeZone ?? .current
-        let saved = connection.savedSettings().targetMinutes
-        targetMinutes = saved.flatMap { DoseConstants.box.window.validTargetsMin.contains($0) ? $0 : nil }
-            ?? DoseConstants.box.window.defaultTargetMin
+        let newest = connection.newestNight()
+        now = Date()
+        zone = newest?.zone ?? .current
+        targetMinutes = newest?.targetMinutes ?? DoseConstants.box.window.defaultTargetMin
+        today = newest?.date ?? SessionRules.sessionKey(for: now, timeZone: zone, rolloverHour: rollover)
     }
 }
 

@@ -43,6 +43,24 @@ import TestSupport
         #expect(Self.closure(of: "boxd", in: graph).isSuperset(of: ["BoxDaemon", "NightLog", "BoxALSA", "BoxGPIO", "BoxVoice"]))
     }
 
+    /// boxd's own files beside the log (settings.json, sim-clock.json) are boxd's alone: their
+    /// types live in BoxDaemon, which boxctl does not link, and no boxctl source names them.
+    /// boxctl reads the night log, the box's public record, and nothing else of boxd's.
+    @Test func boxctlOpensNoneOfBoxdsOwnFiles() throws {
+        let graph = try Self.targetGraph()
+        let boxctl = Self.closure(of: "boxctl", in: graph)
+        #expect(boxctl.contains("NightLog") && !boxctl.contains("BoxDaemon"), "\(boxctl.sorted())")
+        let dir = Self.root.appendingPathComponent("Sources/boxctl")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 5)
+        for file in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            for name in ["settings.json", "sim-clock.json", "SettingsStore", "SimClockFile"] {
+                #expect(!text.contains(name), "Sources/boxctl/\(file) names \(name)")
+            }
+        }
+    }
+
     struct Failure: Error, CustomStringConvertible { var text: String; var description: String { text } }
 
     /// The parts of dump-package's JSON read here: a dependency is `{"byName": [name, condition]}`,

@@ -1,3 +1,4 @@
+import DoseCore
 import Foundation
 import Testing
 
@@ -149,6 +150,27 @@ import Testing
         let unreadable = try rig.boxctl(["history"])
         #expect(unreadable.exit == 5)
         #expect(unreadable.err.contains("night log cannot be read"))
+    }
+
+    /// #31: with boxd down, status is what the night log says, and only that: the night's
+    /// zone is the one boxd logged it in (not boxctl's own, not a file of boxd's), and the
+    /// target is the night's. Without the logged zone this would read the night in UTC.
+    @Test func aStatusFromTheLogReadsTheNightInItsOwnZone() throws {
+        // boxd's zone is the simulated start's (UTC+9); boxctl's own is the test machine's.
+        let rig = try BoxRig(start: "2026-11-21T22:00:00+09:00")
+        defer { rig.cleanup() }
+        try rig.launch()
+        _ = try rig.boxctl(["sim", "press", "dose"])
+        let zone = try #require(try rig.statusJSON()["time_zone"] as? String)
+        #expect(TimeZone(identifier: zone)?.secondsFromGMT() == 9 * 3600 && TimeZone.current.secondsFromGMT() != 9 * 3600)
+        #expect(rig.terminate() == 0)
+        for own in ["settings.json", "sim-clock.json"] { try? FileManager.default.removeItem(at: rig.stateDir.appendingPathComponent(own)) }
+        let status = try rig.statusJSON()
+        #expect(status["source"] as? String == "log")
+        #expect(status["time_zone"] as? String == zone, "\(status)")
+        #expect(status["target_minutes"] as? Int == DoseConstants.box.window.defaultTargetMin)
+        let text = try rig.boxctl(["status"]).out
+        #expect(text.contains("22:00") && text.contains("boxd is not running: read from the night log"), "\(text)")
     }
 
     /// Issue 12: `boxctl --socket S export` (and history) read the log of the boxd behind S,

@@ -1,4 +1,5 @@
 import BoxControl
+import BoxDaemon
 import BoxWords
 import DoseCore
 import Foundation

@@ -1,4 +1,5 @@
 import BoxControl
+import BoxDaemon
 import Foundation
 import Testing
 
