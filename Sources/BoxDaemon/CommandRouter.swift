@@ -27,7 +27,7 @@ extension Engine {
         case .checkin(let answers, let confirm): return reply(apply(.checkIn(answers, confirmed: confirm), source: source))
         case .target(let minutes, let confirm): return reply(apply(.setTarget(minutes: minutes, confirmed: confirm), source: source))
         case .medication(let entry, let confirm): return logMedication(entry, confirmed: confirm, source: source)
-        case .forget(let from, let to, let confirm): return forget(from: from, to: to, confirmed: confirm)
+        case .forget(let from, let to, let confirm): return forget(from: from, to: to, confirmed: confirm, source: source)
         case .supply(let change): return changeSupply(change, source: source)
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)

@@ -4,35 +4,45 @@ import DoseCore
 import Foundation
 import NightLog
 
-/// Data management (SSOT 2.4.3): what may go is `Forgetting.plan`'s to decide; the engine
-/// reads the nights, asks for the confirmation with the counts, then deletes.
+/// Data management (SSOT 2.4.3): an action of the core (`Action.forget`, its rule
+/// `Forgetting.plan`). The engine reads the nights of the range, applies it, and deletes only
+/// when the core's `.forget` effect says so (`perform`); the reply counts what went.
 extension Engine {
-    func forget(from: String?, to: String, confirmed: Bool) -> Reply {
-        let zone = state.settings.timeZone
+    func forget(from: String?, to: String, confirmed: Bool, source: Source) -> Reply {
         guard let log else {
             return notDone("Nothing deleted", logFaultDetail ?? "the night log is not open")
         }
+        let range = Forgetting.Range(from: from, to: to)
+        let nights: [Forgetting.Night]
+        do { nights = try log.nightsToForget(from: from, to: to) } catch {
+            return notDone("Nothing deleted", "the night log cannot be read: \(error)")
+        }
+        forgotten = nil
+        let zone = state.settings.timeZone
+        switch apply(.forget(range, nights: nights, confirmed: confirmed), source: source) {
+        case .done(.refused(.forgetNeedsConfirmation(let plan, _))):
+            // The confirmation says what would go, table by table.
+            let counts = try? log.forgetCounts(plan, from: from, to: to)
+            return .refused(code: Refusal.forgetNeedsConfirmation(plan, range).code,
+                            message: Written.forgetting(plan, range, counts: counts, done: false, in: zone), status: nil)
+        case .done(.accepted(.forgot(let plan, _))):
+            return .done(Written.forgetting(plan, range, counts: forgotten, done: true, in: zone), status: nil)
+        case let other:
+            return reply(other)
+        }
+    }
+
+    /// The `.forget` effect: deletes the plan's nights (before the state counts, like a write).
+    func erase(_ plan: Forgetting.Plan, _ range: Forgetting.Range) -> String? {
+        guard let log else { return logFaultDetail ?? "the night log is not open" }
         do {
-            let nights = try log.nightsToForget(from: from, to: to)
-            let plan = Forgetting.plan(nights, latestSessionID: state.night.session?.id, now: clock.now().wall, rules: state.settings.rules)
-            let kept = plan.kept.map { "\($0.night.sessionDate) is kept: \(Written.keptReason($0.because, in: zone))." }
-            let range = from.map { "\($0) to \(to)" } ?? "up to \(to)"
-            guard !plan.forget.isEmpty else {
-                return .refused(code: "404_NOTHING_TO_FORGET",
-                                message: (["No night to forget \(range)."] + kept).joined(separator: " "), status: nil)
-            }
-            guard confirmed else {
-                let counts = try log.forgetCounts(plan, from: from, to: to)
-                return .refused(code: "428_CONFIRMATION_REQUIRED",
-                                message: (["This deletes \(counts.text), \(range). It cannot be undone; export first if you want a copy. Add --confirm to delete."] + kept)
-                                    .joined(separator: " "), status: nil)
-            }
-            let counts = try log.forget(plan, from: from, to: to)
+            let counts = try log.forget(plan, from: range.from, to: range.to)
+            forgotten = counts
             feedSignal.notify()
-            logger.notice("forgot \(counts.text), \(range)")
-            return .done((["Deleted \(counts.text), \(range)."] + kept).joined(separator: " "), status: nil)
+            logger.notice("forgot \(Written.counts(counts)), \(Written.range(range))")
+            return nil
         } catch {
-            return notDone("Nothing deleted", "\(error)")
+            return "\(error)"
         }
     }
 }

@@ -64,6 +64,8 @@ public actor Engine {
     var checkpointDue = false
     /// A dose, an undo or a supply record was written since the supply was last read.
     var supplyStale = true
+    /// What the last `.forget` effect deleted, for its reply.
+    var forgotten: Forgetting.Counts?
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
     var knownClock: NightLog.ClockOffset?
     var clockSynced: @Sendable () -> Bool
@@ -152,34 +154,62 @@ public actor Engine {
         return result
     }
 
-    /// One transition: reduce, write, perform. Nothing is acknowledged unless the write
-    /// returned. When it fails, nothing of the action happens and the core is told
-    /// (`.persistFailed`, same source) and decides what that looks like; records of time
-    /// passing stay in memory (the night goes on, alarms ring) until a later write takes them.
+    /// One transition: reduce, then perform its effects. Nothing is acknowledged unless the
+    /// write returned. When it fails, nothing of the action happens and the core is told
+    /// (`.persistFailed`, same source, as an action of its own) and decides what that looks
+    /// like; records of time passing stay in memory (the night goes on, alarms ring) until a
+    /// later write takes them.
     @discardableResult
     func transition(_ action: Action, source: Source) -> ApplyResult {
         let now = clock.now()
         let t = DoseReducer.reduce(state, action, Context(now: now, source: source, ids: freshIDs()))
-        switch write(t.records) {
-        // Only an action with records of its own can fail on the disk: one that writes nothing
-        // (a confirmation asked, an alarm stopped, the status shown) goes ahead, whatever else
-        // waits in `unsaved` (notices, fault events) for a writable log.
-        case .failed(let failure) where source != .system && !t.records.isEmpty:
-            let answer = DoseReducer.reduce(state, .persistFailed, Context(now: now, source: source, ids: freshIDs()))
-            unsaved += answer.records
-            reportUnheard(commit(answer, at: now))
+        // The answer to a failed write writes what it can and never fails in turn.
+        let aPersonWaits = source != .system && action != .persistFailed
+        switch perform(t, aPersonWaits: aPersonWaits, at: now) {
+        case .notWritten(let failure):
+            transition(.persistFailed, source: source)
+            if case .forget = action { return .failed("Nothing deleted: \(failure)") }
             return .failed("Not recorded: \(failure)")
-        case .failed:
-            unsaved += t.records
-        case .written, .nothing:
-            break
+        case .notSaved(let failure):
+            return .failed("Not saved: \(failure). The target stays \(state.settings.targetMinutes) minutes.")
+        case .performed(let unheard):
+            reportUnheard(unheard)
+            return .done(t.outcome)
         }
-        // A setting is saved before the reply says so.
-        for case .saveTarget(let m) in t.effects {
-            if let failure = saveTarget(m) { return .failed("Not saved: \(failure). The target stays \(state.settings.targetMinutes) minutes.") }
+    }
+
+    enum Performed {
+        /// Done; an alarm whose play failed while the core called it rung, if any.
+        case performed(unheard: Sound?)
+        /// The action's records could not be written: nothing else was done.
+        case notWritten(String)
+        /// A setting could not be saved: nothing else was done.
+        case notSaved(String)
+    }
+
+    /// The durable effects first, in the core's order: `persist` (the one effect that writes
+    /// the log; the core puts it first), `forget` (the one that deletes) and `saveTarget`. Only when they held does the new
+    /// state count, and the rest follow (`commit`). A person's action whose records cannot be
+    /// written does not happen; time's records wait in `unsaved` for a later write, and what
+    /// waits there is tried at every transition, so a log that is writable again says so.
+    func perform(_ t: Transition, aPersonWaits: Bool, at now: Moment) -> Performed {
+        var wrote = false
+        for effect in t.effects {
+            switch effect {
+            case .persist(let records):
+                wrote = true
+                guard case .failed(let failure) = write(records) else { continue }
+                if aPersonWaits { return .notWritten(failure) }
+                unsaved += records
+            case .saveTarget(let minutes):
+                if let failure = saveTarget(minutes) { return .notSaved(failure) }
+            case .forget(let plan, let range):
+                if let failure = erase(plan, range) { return .notWritten(failure) }
+            default: continue
+            }
         }
-        reportUnheard(commit(t, at: now))
-        return .done(t.outcome)
+        if !wrote, !unsaved.isEmpty { _ = write([]) }
+        return .performed(unheard: commit(t, at: now))
     }
 
     /// An alarm the core announced as rung that the speaker failed: the core hears of it in
@@ -200,7 +230,7 @@ public actor Engine {
         var unheard: Sound?
         for effect in t.effects {
             switch effect {
-            case .persist: break // written before the state changed
+            case .persist, .saveTarget, .forget: break // performed before the state changed (`perform`)
             case .led(let p):
                 hardware.led.setBase(p)
                 observer?(now, .led(p))
@@ -211,7 +241,6 @@ public actor Engine {
             case .stopSound:
                 voice?.overtaken()
                 hardware.audio.stop()
-            case .saveTarget: break // saved before the state changed
             case .notice, .faultNotice: break // written below, after the sounds
             }
         }

@@ -64,5 +64,7 @@ func refusalSentence(_ r: Refusal, in zone: TimeZone, clock: (Date) -> String, c
         "\(name) was already logged at \(clock(at)), less than \(DoseConstants.number(DoseConstants.box.medication.duplicateGuardMin)) minutes from this one. If it was really taken twice, log it \(c.by)."
     case .invalidMedication(let p): "Not logged: \(Written.medicationProblem(p, in: zone, clock: clock))."
     case .invalidSupply(let p): "Not logged: \(Written.supplyProblem(p))."
+    case .nothingToForget(let range, let kept): Written.nothingToForget(range, kept: kept, in: zone)
+    case .forgetNeedsConfirmation(let plan, let range): Written.forgetting(plan, range, counts: nil, done: false, in: zone)
     }
 }

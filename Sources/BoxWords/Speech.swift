@@ -109,7 +109,7 @@ public enum Speech {
         case .doubtEntered: return "I could not read tonight's record. If you took a dose tonight, do not take more."
         case .nightRestored: return "Tonight's record can be read again."
         case .targetSet(let m): return "Target set to \(m) minutes."
-        case .acknowledged, .faultChanged, .supplyChanged, .medicationLogged, .supplyLogged: return "Done."
+        case .acknowledged, .faultChanged, .supplyChanged, .medicationLogged, .supplyLogged, .forgot: return "Done."
         }
     }
 

@@ -43,6 +43,7 @@ public enum Written {
         case .medicationLogged(let r):
             "Logged \(MedicationType.named(r.medicationID)?.name ?? r.medicationID) \(DoseConstants.number(r.doseValue)) \(r.doseUnit)"
                 + " at \(LocalTime.hhmm(r.takenAt, in: zone))\(r.confirmedDuplicate ? " (a confirmed duplicate)" : ""), night of \(r.sessionDate)."
+        case .forgot(let plan, let range): forgetting(plan, range, counts: nil, done: true, in: zone)
         case .supplyLogged(let r):
             (r.kind == .refillLogged ? "Refill logged: +\(r.doses) doses." : "Supply corrected by \(r.doses) doses.")
                 + " Supply: \(supply(SupplyStatus(remainingDoses: r.remainingAfter)))."
@@ -129,6 +130,32 @@ public enum Written {
         case .adjustmentOutOfRange(let limit): "an adjustment changes the count by 1 to \(limit) doses, up or down"
         case .belowZero(let wouldBe, let now): "the count would be \(wouldBe); there are \(now) doses"
         }
+    }
+
+    /// "2026-11-01 to 2026-11-20", "up to 2026-11-20".
+    public static func range(_ r: Forgetting.Range) -> String { r.from.map { "\($0) to \(r.to)" } ?? "up to \(r.to)" }
+
+    static func nothingToForget(_ range: Forgetting.Range, kept: [Forgetting.Kept], in zone: TimeZone) -> String {
+        (["No night to forget \(Self.range(range))."] + keptLines(kept, in: zone)).joined(separator: " ")
+    }
+
+    /// A deletion asked for (`done` false: the confirmation it needs) or done, with what it
+    /// removes table by table when the log has counted it.
+    public static func forgetting(_ plan: Forgetting.Plan, _ range: Forgetting.Range, counts: Forgetting.Counts?, done: Bool,
+                                  in zone: TimeZone) -> String {
+        let what = counts.map(Self.counts) ?? count(plan.forget.count, "night")
+        let head = done ? "Deleted \(what), \(Self.range(range))."
+            : "This deletes \(what), \(Self.range(range)). It cannot be undone; export first if you want a copy. Add --confirm to delete."
+        return ([head] + keptLines(plan.kept, in: zone)).joined(separator: " ")
+    }
+
+    /// "1 night: 2 dose events, 0 sleep events, 0 check-ins, 3 notices, 0 medication entries".
+    public static func counts(_ c: Forgetting.Counts) -> String {
+        "\(count(c.nights, "night")): \(c.doseEvents) dose events, \(c.sleepEvents) sleep events, \(c.checkIns) check-ins, \(c.notices) notices, \(c.medications) medication entries"
+    }
+
+    static func keptLines(_ kept: [Forgetting.Kept], in zone: TimeZone) -> [String] {
+        kept.map { "\($0.night.sessionDate) is kept: \(keptReason($0.because, in: zone))." }
     }
 
     /// Why a night stays when asked to forget it.

@@ -28,6 +28,9 @@ public enum Action: Sendable, Hashable {
     case logMedication(MedicationEntry, confirmed: Bool, nearby: [MedicationRecord], night: String?)
     /// A refill or a correction of the count, against `current`, the count the log holds now.
     case changeSupply(SupplyChange, current: SupplyStatus?)
+    /// Delete the nights of `range` (SSOT 2.4.3 "Data Management"); `nights` are the log's
+    /// nights in it, read by the shell first. What may go is `Forgetting.plan`'s to decide.
+    case forget(Forgetting.Range, nights: [Forgetting.Night], confirmed: Bool)
     /// Time passing: alarms fall due, confirmations time out, sessions close.
     case tick
     /// The shell could not establish tonight's doses from the log (a damaged file, salvaged

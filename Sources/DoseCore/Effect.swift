@@ -19,6 +19,9 @@ public enum Effect: Sendable, Hashable {
     case stopSound
     /// The target interval changed; the shell stores the setting.
     case saveTarget(Int)
+    /// Delete the plan's nights from the log, with everything recorded in them. Like
+    /// `persist`, done before the state counts; if it fails, nothing of the action happens.
+    case forget(Forgetting.Plan, Forgetting.Range)
     /// Write this notice after the other effects, best effort: an alarm never waits for a
     /// disk, and a notice that cannot be written now is kept for the next write. An
     /// `alarmRang` notice says the `.play` of its alarm before it was heard: if that play

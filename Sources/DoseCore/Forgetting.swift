@@ -28,11 +28,36 @@ public enum Forgetting {
     public struct Kept: Sendable, Hashable {
         public var night: Night
         public var because: KeptBecause
+        public init(night: Night, because: KeptBecause) {
+            self.night = night
+            self.because = because
+        }
     }
 
     public struct Plan: Sendable, Hashable {
         public var forget: [Night]
         public var kept: [Kept]
+    }
+
+    /// The session dates asked for: `from` (nil: from the first night) to `to`, inclusive.
+    public struct Range: Sendable, Hashable {
+        public var from: String?
+        public var to: String
+        public init(from: String?, to: String) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// What forgetting removes, table by table (the log counts them).
+    public struct Counts: Sendable, Hashable {
+        public var nights = 0
+        public var doseEvents = 0
+        public var sleepEvents = 0
+        public var checkIns = 0
+        public var notices = 0
+        public var medications = 0
+        public init() {}
     }
 
     public static func plan(_ nights: [Night], latestSessionID: String?, now: Date, rules: DoseConstants = .box) -> Plan {

@@ -136,6 +136,7 @@ struct Reduction {
         case .logMedication(let entry, let confirmed, let nearby, let night):
             return logMedication(entry, confirmed: confirmed, nearby: nearby, night: night)
         case .changeSupply(let change, let current): return changeSupply(change, current: current)
+        case .forget(let range, let nights, let confirmed): return forget(range, nights: nights, confirmed: confirmed)
         case .persistFailed:
             setFault(.logUnwritable, active: true)
             feedback(.error, flash: nil)

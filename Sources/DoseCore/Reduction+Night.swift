@@ -81,6 +81,16 @@ extension Reduction {
         }
     }
 
+    /// Forgetting nights: what may go (`Forgetting.plan`: never the latest night, nor one with
+    /// a dose too recent for the guard), a confirmation first, then the shell deletes them.
+    mutating func forget(_ range: Forgetting.Range, nights: [Forgetting.Night], confirmed: Bool) -> Outcome {
+        let plan = Forgetting.plan(nights, latestSessionID: night.session?.id, now: now.wall, rules: rules)
+        guard !plan.forget.isEmpty else { return .refused(.nothingToForget(range, kept: plan.kept)) }
+        guard confirmed else { return .refused(.forgetNeedsConfirmation(plan, range)) }
+        effects.append(.forget(plan, range))
+        return .accepted(.forgot(plan, range))
+    }
+
     // MARK: - Helpers
 
     @discardableResult

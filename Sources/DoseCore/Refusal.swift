@@ -38,6 +38,9 @@ public enum Refusal: Sendable, Hashable {
     case duplicateMedication(name: String, at: Date)
     case invalidMedication(MedicationProblem)
     case invalidSupply(SupplyProblem)
+    /// No night of the range may go; `kept` says why each stays.
+    case nothingToForget(Forgetting.Range, kept: [Forgetting.Kept])
+    case forgetNeedsConfirmation(Forgetting.Plan, Forgetting.Range)
 
     public var code: String {
         switch self {
@@ -72,6 +75,8 @@ public enum Refusal: Sendable, Hashable {
         case .duplicateMedication: "409_DUPLICATE_MEDICATION"
         case .invalidMedication: "400_INVALID_MEDICATION"
         case .invalidSupply: "400_INVALID_SUPPLY"
+        case .nothingToForget: "404_NOTHING_TO_FORGET"
+        case .forgetNeedsConfirmation: "428_CONFIRMATION_REQUIRED"
         }
     }
 }

@@ -27,6 +27,7 @@ public enum Acceptance: Sendable, Hashable {
     case medicationLogged(MedicationRecord)
     /// A refill or a correction; the count after it is `remainingAfter`.
     case supplyLogged(SupplyRecord)
+    case forgot(Forgetting.Plan, Forgetting.Range)
 }
 
 public enum Outcome: Sendable, Hashable {
@@ -41,9 +42,8 @@ public struct Transition: Sendable {
     public var effects: [Effect]
     public var outcome: Outcome
 
-    /// The records to write first, if any.
+    /// What the transition's `persist` effect writes, if anything.
     public var records: [LogRecord] {
-        if case .persist(let r)? = effects.first { return r }
-        return []
+        effects.flatMap { effect -> [LogRecord] in if case .persist(let r) = effect { r } else { [] } }
     }
 }

@@ -3,19 +3,7 @@ import Foundation
 import GRDB
 
 /// What forgetting nights removes, table by table.
-public struct ForgetCounts: Sendable, Hashable {
-    public var nights = 0
-    public var doseEvents = 0
-    public var sleepEvents = 0
-    public var checkIns = 0
-    public var notices = 0
-    public var medications = 0
-    public init() {}
-
-    public var text: String {
-        "\(nights) night\(nights == 1 ? "" : "s"): \(doseEvents) dose events, \(sleepEvents) sleep events, \(checkIns) check-ins, \(notices) notices, \(medications) medication entries"
-    }
-}
+public typealias ForgetCounts = Forgetting.Counts
 
 extension NightLog {
     /// The nights with a session date in the range, with the last dose taken in each.

@@ -41,4 +41,23 @@ import Testing
         #expect(below == .refused(.invalidSupply(.belowZero(wouldBe: -2, now: 18))))
         #expect(h.state.supply?.remainingDoses == 18)
     }
+
+    /// Forgetting: a confirmation first, nothing deleted until then; the latest night is kept
+    /// whatever the range; the deletion is an effect the shell performs before the state counts.
+    @Test func forgettingAsksFirstKeepsTheLatestNightAndThenDeletes() {
+        var h = Harness()
+        h.takeDose1()
+        let tonight = Forgetting.Night(sessionID: h.state.night.session!.id, sessionDate: h.state.night.session!.date,
+                                       lastDose: h.now.wall)
+        let old = Forgetting.Night(sessionID: "old", sessionDate: "2026-10-01", lastDose: h.now.wall.addingTimeInterval(-50 * 86_400))
+        let range = Forgetting.Range(from: nil, to: "2026-11-30")
+        let only = h.cli(.forget(range, nights: [tonight], confirmed: true))
+        #expect(only == .refused(.nothingToForget(range, kept: [.init(night: tonight, because: .latestNight)])))
+        guard case .refused(.forgetNeedsConfirmation(let plan, _)) = h.cli(.forget(range, nights: [old, tonight], confirmed: false))
+        else { Issue.record("deleted without a confirmation"); return }
+        #expect(plan.forget == [old])
+        #expect(!h.lastEffects.contains { if case .forget = $0 { true } else { false } })
+        #expect(h.cli(.forget(range, nights: [old, tonight], confirmed: true)) == .accepted(.forgot(plan, range)))
+        #expect(h.lastEffects.first == .forget(plan, range))
+    }
 }

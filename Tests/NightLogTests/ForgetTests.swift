@@ -31,10 +31,11 @@ import Testing
             let plan = try Self.plan(log, from: "2024-01-16", to: "2024-01-16")
             #expect(plan.forget.map(\.sessionID) == ["B"])
             // Fixture.night: 2 doses + a snooze, 2 sleep events, a check-in; B's entry and the unlinked one.
-            let expected = "1 night: 3 dose events, 2 sleep events, 1 check-ins, 0 notices, 2 medication entries"
-            #expect(try log.forgetCounts(plan, from: "2024-01-16", to: "2024-01-16").text == expected)
+            var expected = ForgetCounts()
+            (expected.nights, expected.doseEvents, expected.sleepEvents, expected.checkIns, expected.medications) = (1, 3, 2, 1, 2)
+            #expect(try log.forgetCounts(plan, from: "2024-01-16", to: "2024-01-16") == expected)
             #expect(try log.recentNights(limit: 10).count == 3, "counting deletes nothing")
-            #expect(try log.forget(plan, from: "2024-01-16", to: "2024-01-16").text == expected)
+            #expect(try log.forget(plan, from: "2024-01-16", to: "2024-01-16") == expected)
             #expect(try log.recentNights(limit: 10).map(\.sessionID) == ["C", "A"])
             #expect(try log.medicationEvents().map(\.id) == ["mA"])
             #expect(try log.records(sessionID: "B") == nil)
