@@ -81,15 +81,21 @@ public enum ControlProtocol {
     }
 }
 
-/// The exit codes boxctl uses, also carried in replies so that both agree.
-public enum ExitCode: Int32, Sendable, Codable {
+/// What became of a request, as v1's `exit` field numbers it (the number boxctl exits with
+/// for such a reply; boxctl's `Exit` owns the exit codes, and a test holds the two together).
+/// A number this build does not know (5 from an older boxd, or a newer one's) reads as failed.
+public enum ReplyClass: Int32, Sendable, Codable {
     case ok = 0
     case usage = 2
     case refused = 3
-    case unreachable = 4
-    case logUnreadable = 5
+    /// boxd is too busy to answer (its connections are all taken).
+    case busy = 4
     /// The box failed to do it (for example the log could not be written): nothing was recorded.
     case failed = 6
+
+    public init(from decoder: any Decoder) throws {
+        self = ReplyClass(rawValue: try decoder.singleValueContainer().decode(Int32.self)) ?? .failed
+    }
 }
 
 public struct LEDReport: Codable, Sendable, Hashable {

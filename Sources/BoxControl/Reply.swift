@@ -27,15 +27,16 @@ public enum Reply: Sendable, Hashable {
     /// One entry of the night log's event feed, on a `watch` connection.
     case event(FeedEvent)
 
-    public var ok: Bool { exit == .ok }
+    public var ok: Bool { replyClass == .ok }
 
-    public var exit: ExitCode {
+    /// v1's `exit` field.
+    public var replyClass: ReplyClass {
         switch self {
         case .done, .status, .config, .led, .sounds, .metrics, .watching, .event: .ok
         case .refused: .refused
         case .failed: .failed
         case .usage: .usage
-        case .busy: .unreachable
+        case .busy: .busy
         }
     }
 
@@ -98,7 +99,7 @@ extension Reply: Codable {
         try c.encode(ControlProtocol.version, forKey: .v)
         try c.encode(kind, forKey: .reply)
         try c.encode(ok, forKey: .ok)
-        try c.encode(exit, forKey: .exit)
+        try c.encode(replyClass, forKey: .exit)
         try c.encode(message, forKey: .message)
         try c.encodeIfPresent(code, forKey: .code)
         try c.encodeIfPresent(status, forKey: .status)
@@ -112,7 +113,7 @@ extension Reply: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        let exit = try c.decode(ExitCode.self, forKey: .exit)
+        let replyClass = try c.decode(ReplyClass.self, forKey: .exit)
         let message = try c.decodeIfPresent(String.self, forKey: .message) ?? ""
         let code = try c.decodeIfPresent(String.self, forKey: .code)
         let status = try c.decodeIfPresent(StatusReport.self, forKey: .status)
@@ -125,13 +126,13 @@ extension Reply: Codable {
         case "watching": self = .watching(after: try c.decode(Int64.self, forKey: .after))
         case "event": self = .event(try c.decode(FeedEvent.self, forKey: .event))
         default:
-            // done, refused, failed, usage, busy, or a kind a newer boxd added: the exit code says which.
-            switch exit {
+            // done, refused, failed, usage, busy, or a kind a newer boxd added: the class says which.
+            switch replyClass {
             case .ok: self = .done(message, status: status)
             case .refused: self = .refused(code: code ?? "", message: message, status: status)
             case .usage: self = .usage(message, code: code ?? "400_BAD_REQUEST")
-            case .unreachable: self = .busy(message)
-            case .failed, .logUnreadable: self = .failed(code: code ?? "", message: message, status: status)
+            case .busy: self = .busy(message)
+            case .failed: self = .failed(code: code ?? "", message: message, status: status)
             }
         }
     }

@@ -10,17 +10,20 @@ extension Engine {
     func startPump() {
         guard pump == nil else { return }
         let source = hardware.edges
-        // Detached: the stream is read off the actor, so inputs already read wait at its door
-        // in order while it is busy (an fsync).
-        pump = Task.detached { [weak self] in
-            for await input in source.inputs() {
-                switch input {
-                case .edge(let e): await self?.edgeCame(e)
-                case .deadline(let d): await self?.deadlineCame(d)
-                }
+        pump = Task { [weak self] in await self?.pumpInputs(from: source) }
+    }
+
+    /// The loop runs on the engine: each input resumes it on the actor itself, one hop from
+    /// the reader's thread. Inputs that come while it is busy (an fsync) wait in the stream,
+    /// in order. Cancelling the task ends the stream's iteration.
+    private func pumpInputs(from source: EdgeSource) async {
+        for await input in source.inputs() {
+            switch input {
+            case .edge(let e): edgeCame(e)
+            case .deadline(let d): deadlineCame(d)
             }
-            await self?.sourceEnded()
         }
+        if !Task.isCancelled { sourceEnded() }
     }
 
     /// A source that ended has reported its fault: show it; the alarms keep running, and a

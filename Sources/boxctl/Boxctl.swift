@@ -81,7 +81,7 @@ struct Connection: ParsableArguments {
         } else {
             FileHandle.standardError.write(Data("\(reply.message)\n".utf8))
         }
-        if reply.exit != .ok { throw ExitCode(reply.exit.rawValue) }
+        if !reply.ok { throw ExitCode(Exit(reply)) }
     }
 
     func send(_ command: Command) throws -> Reply {
@@ -89,7 +89,7 @@ struct Connection: ParsableArguments {
             return try ControlClient(path: socket, timeout: Self.replyTimeout(command)).send(command)
         } catch {
             FileHandle.standardError.write(Data("\(error)\nIs boxd running? (systemctl status boxd)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
+            throw ExitCode(Exit.unreachable)
         }
     }
 
@@ -108,16 +108,16 @@ struct Connection: ParsableArguments {
     }
 
     /// The patient's zone for local times: boxd's when it answers, else the newest night's
-    /// in the log, else this machine's.
-    var boxTimeZone: TimeZone {
+    /// in the log (`log`, if it is open already), else this machine's.
+    func boxTimeZone(_ log: NightLog? = nil) -> TimeZone {
         (try? ControlClient(path: socket, timeout: .seconds(2)).send(.status))?
-            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? newestNight()?.zone ?? .current
+            .status.flatMap { TimeZone(identifier: $0.timeZone) } ?? newestNight(log)?.zone ?? .current
     }
 
     /// What the night log says of its newest night, best effort (nil without a readable log).
     /// boxd's own files beside it (settings, the simulated clock) are boxd's alone.
-    func newestNight() -> NewestNight? {
-        guard let log = try? NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir)),
+    func newestNight(_ open: NightLog? = nil) -> NewestNight? {
+        guard let log = open ?? (try? NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))),
               let session = (try? log.persistedNight())?.session else { return nil }
         return NewestNight(session)
     }
@@ -127,7 +127,7 @@ struct Connection: ParsableArguments {
             return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            throw ExitCode(Exit.logUnreadable)
         }
     }
 }
@@ -168,14 +168,14 @@ struct Status: ParsableCommand {
                 No status from the night log either: \(error)
 
                 """.utf8))
-            throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
+            throw ExitCode(Exit.unreachable)
         }
         let persisted: PersistedNight
         do {
             persisted = try log.persistedNight()
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            throw ExitCode(Exit.logUnreadable)
         }
         // The newest night's zone and target: what the log says; a target changed since,
         // or a zone, boxd alone knows.

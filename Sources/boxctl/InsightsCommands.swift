@@ -40,13 +40,13 @@ struct BoxContext {
 
 extension Connection {
     /// Reads the night log; one that cannot be read is exit 5, with the reason.
-    func reading<T>(_ body: (NightLog) throws -> T) throws -> T {
-        let log = try openLog()
+    func reading<T>(_ open: NightLog? = nil, _ body: (NightLog) throws -> T) throws -> T {
+        let log = try open ?? openLog()
         do {
             return try body(log)
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+            throw ExitCode(Exit.logUnreadable)
         }
     }
 
@@ -189,6 +189,6 @@ struct Report: ParsableCommand {
 
     func fail(_ message: String) throws -> Never {
         FileHandle.standardError.write(Data("report: \(message)\n".utf8))
-        throw ExitCode(outputNotWritableExit)
+        throw ExitCode(Exit.outputNotWritable)
     }
 }

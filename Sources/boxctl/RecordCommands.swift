@@ -16,7 +16,8 @@ struct History: ParsableCommand {
     func validate() throws { guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") } }
 
     func run() throws {
-        let nights = try connection.reading { try $0.recentNights(limit: days) }
+        let log = try connection.openLog()
+        let nights = try connection.reading(log) { try $0.recentNights(limit: days) }
         if connection.json {
             let rows = nights.map { n -> [String: String] in
                 ["session_date": n.sessionDate, "dose1": n.dose1?.iso8601 ?? "", "dose2": n.dose2?.iso8601 ?? "",
@@ -26,7 +27,7 @@ struct History: ParsableCommand {
             print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
             return
         }
-        let zone = connection.boxTimeZone
+        let zone = connection.boxTimeZone(log)
         if nights.isEmpty {
             print("No nights recorded yet.")
             return
@@ -42,10 +43,6 @@ struct History: ParsableCommand {
 
     func clock(_ d: Date?, _ zone: TimeZone) -> String { d.map { LocalTime.hhmm($0, in: zone) } ?? "  —  " }
 }
-
-/// Exit code 7: the export's output cannot be written (not in BoxControl's ExitCode, which
-/// is the control protocol's; only export writes files).
-let outputNotWritableExit: Int32 = 7
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -70,7 +67,7 @@ struct Export: ParsableCommand {
         let log = try connection.openLog()
         do {
             // analytics.csv's times of day are the patient's (the box's zone); every other file is UTC.
-            let files = try log.export(to: dir, from: from, to: to, overwrite: force, zone: connection.boxTimeZone)
+            let files = try log.export(to: dir, from: from, to: to, overwrite: force, zone: connection.boxTimeZone(log))
             for f in files { print(f.path) }
         } catch {
             switch error {
@@ -78,10 +75,10 @@ struct Export: ParsableCommand {
                 try notWritable(detail == "already exists" ? "\(path) already exists; add --force to replace it" : "cannot write \(path): \(detail)")
             case .invalidArgument(let detail):
                 FileHandle.standardError.write(Data("export: \(detail)\n".utf8))
-                throw ExitCode(BoxControl.ExitCode.usage.rawValue)
+                throw ExitCode(Exit.usage)
             default:
                 FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
-                throw ExitCode(BoxControl.ExitCode.logUnreadable.rawValue)
+                throw ExitCode(Exit.logUnreadable)
             }
         }
     }
@@ -97,6 +94,6 @@ struct Export: ParsableCommand {
 
     func notWritable(_ message: String) throws -> Never {
         FileHandle.standardError.write(Data("export: \(message)\n".utf8))
-        throw ExitCode(outputNotWritableExit)
+        throw ExitCode(Exit.outputNotWritable)
     }
 }

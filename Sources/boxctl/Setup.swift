@@ -102,11 +102,8 @@ struct Doctor: ParsableCommand {
         } else {
             for c in checks { print("\(c.ok ? "PASS" : "FAIL")  \(c.check): \(c.detail)") }
         }
-        if checks.contains(where: { !$0.ok }) { throw ExitCode(Self.checkFailed) }
+        if checks.contains(where: { !$0.ok }) { throw ExitCode(Exit.checkFailed) }
     }
-
-    /// doctor's own exit code: a check failed (documented in the README and --help).
-    static let checkFailed: Int32 = 1
 }
 
 struct TestHardware: ParsableCommand {

@@ -150,6 +150,6 @@ struct SupportBundleCommand: ParsableCommand {
 
     func fail(_ message: String) throws -> Never {
         FileHandle.standardError.write(Data("support-bundle: \(message)\n".utf8))
-        throw ExitCode(outputNotWritableExit)
+        throw ExitCode(Exit.outputNotWritable)
     }
 }

@@ -40,11 +40,11 @@ struct Watch: ParsableCommand {
             }
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(BoxControl.ExitCode.unreachable.rawValue)
+            throw ExitCode(Exit.unreachable)
         }
         if let refused {
             if !connection.json { FileHandle.standardError.write(Data("\(refused.message)\n".utf8)) }
-            throw ExitCode(refused.exit.rawValue)
+            throw ExitCode(Exit(refused))
         }
     }
 

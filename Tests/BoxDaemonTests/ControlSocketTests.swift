@@ -65,7 +65,7 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
             #expect(lines.count == frames.count)
             let replies = lines.compactMap { try? ControlProtocol.decoder().decode(Reply.self, from: Data($0.utf8)) }
             #expect(replies.count == frames.count)
-            #expect(replies.dropLast().allSatisfy { !$0.ok && $0.exit == .usage })
+            #expect(replies.dropLast().allSatisfy { !$0.ok && $0.replyClass == .usage })
             #expect(replies.last?.ok == true)
             #expect(replies[3].message.contains("unsupported protocol version 99"))
         }

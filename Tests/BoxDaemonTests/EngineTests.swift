@@ -119,7 +119,7 @@ struct Rig {
         defer { rig.cleanup() }
         await rig.engine.start()
         let r = await rig.request(.snooze)
-        #expect(r.exit == .refused)
+        #expect(r.replyClass == .refused)
         #expect(r.message == "Please take Dose 1 first.")
         #expect(r.code == "422_DOSE1_REQUIRED")
     }
@@ -137,7 +137,7 @@ struct Rig {
         #expect(await rig.sounds().last == "error")
         #expect(!(await rig.sounds()).contains("success"))
         let take = await rig.request(.take(confirm: false))
-        #expect(take.exit == .failed)
+        #expect(take.replyClass == .failed)
     }
 
     @Test func theAudioDeviceVanishingIsAFaultAndTheDoseIsStillRecorded() async throws {
@@ -175,7 +175,7 @@ struct Rig {
         let rig = try Rig()
         defer { rig.cleanup() }
         let r = await rig.request(.sim(.press(button: "nope", holdMs: 120)))
-        #expect(r.exit == .usage)
+        #expect(r.replyClass == .usage)
         #expect(r.message.contains("no button named nope"))
     }
 }

@@ -177,9 +177,9 @@ import Testing
             #expect(try ControlProtocol.decoder().decode(Reply.self, from: data) == reply)
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(object["v"] as? Int == 1 && object["ok"] as? Bool == reply.ok && object["message"] as? String == reply.message)
-            #expect(object["exit"] as? Int == Int(reply.exit.rawValue))
+            #expect(object["exit"] as? Int == Int(reply.replyClass.rawValue))
         }
-        #expect(Reply.busy("x").exit == .unreachable && Reply.busy("x").code == "503_BUSY")
+        #expect(Reply.busy("x").replyClass == .busy && Reply.busy("x").code == "503_BUSY")
     }
 
     @Test func healthIsStructuredInJSONAndWordedAsBeforeInText() throws {
@@ -244,7 +244,7 @@ import Testing
         let engine = try Self.engine(clock: RealClock(), simulatedButtons: false)
         for command in ProtocolTests.everyCommand where command.needsSimulation {
             let r = await engine.handle(command, uid: 1000)
-            #expect(r.exit == .refused && r.code == "403_NOT_SIMULATED", "\(command.name): \(r)")
+            #expect(r.replyClass == .refused && r.code == "403_NOT_SIMULATED", "\(command.name): \(r)")
         }
         #expect(await engine.handle(.status, uid: 1000).ok)
     }

@@ -134,6 +134,22 @@ import Testing
         """.replacingOccurrences(of: "EXPORT", with: FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString.prefix(6))").path))
     }
 
+    /// The exit codes are boxctl's, the reply's class is the protocol's: for every class a
+    /// command can get, boxctl exits with the number v1's `exit` field carries.
+    @Test func boxctlExitsWithTheReplysClass() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        var seen: Set<Int> = []
+        for args in [["take"], ["take"], ["skip"], ["log", "bathroom"]] {
+            let r = try rig.boxctl(args + ["--json"])
+            let wire = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])["exit"] as? Int
+            #expect(Int(r.exit) == wire, "\(args): boxctl exited \(r.exit), the reply says \(wire ?? -1)")
+            seen.insert(Int(r.exit))
+        }
+        #expect(seen == [0, 3], "done and refused both seen: \(seen)")
+    }
+
     @Test func unreachableAndUnreadable() throws {
         let rig = try BoxRig()
         defer { rig.cleanup() }

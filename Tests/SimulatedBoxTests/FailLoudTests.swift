@@ -255,7 +255,7 @@ import Glibc
         defer { rig.cleanup() }
         try rig.launch()
         let reply = try ControlClient(path: rig.socket).send(.sim(.clockStep(ms: Int64.min)))
-        #expect(reply.exit == .usage)
+        #expect(reply.replyClass == .usage)
         #expect(rig.isAlive)
         for clock in ["fast:1e10", "fast:1e18", "fast:inf", "fast:nan", "fast:0"] {
             let p = Process()
