@@ -4,11 +4,12 @@ import BoxWords
 import DoseCore
 import Foundation
 
-/// Routes each control command to the engine. Commands arrive decoded and checked
-/// (`ControlProtocol.decodeCommand`), so this only routes. Changes carry the caller's uid
-/// as the source.
+/// Routes each control command, in its turn in the input loop (Engine+Inputs). Commands
+/// arrive decoded and checked (`ControlProtocol.decodeCommand`), so this only routes.
+/// Changes carry the caller's uid as the source.
 extension Engine {
-    public func handle(_ command: Command, uid: UInt32) async -> Reply {
+    /// The reply now, or nil for a command that waits for the box (`answerLater`).
+    func answerNow(_ command: Command, uid: UInt32) -> Reply? {
         let source = Source.cli(uid: uid)
         // The caregiver bridge is in group boxd to reach the socket, and may only read: no
         // MQTT message can record, undo or skip a dose, even through a bridge gone wrong.
@@ -31,8 +32,7 @@ extension Engine {
         case .supply(let change): return changeSupply(change, source: source)
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
-        case .testSound(let name, let inMs): return await testSound(name, inMs: inMs)
-        case .say(let what): return await say(what)
+        case .testSound, .say: return nil
         case .watch:
             // The control server streams a watch on its own connection; one that reaches here cannot stream.
             return .usage("watch streams the event feed on its own connection; it cannot be answered with one reply")
@@ -44,12 +44,24 @@ extension Engine {
                 return .refused(code: "403_NOT_SIMULATED",
                                 message: "sim commands work only when boxd runs with --hardware sim and --clock sim:…", status: nil)
             }
-            return await simCommand(sim)
-        case .bench(let bench):
+            return nil
+        case .bench:
             guard hardware.simulatedGPIO != nil else {
                 return .refused(code: "403_NOT_SIMULATED", message: "bench commands work only when boxd runs with --hardware sim", status: nil)
             }
-            return await benchCommand(bench)
+            return nil
+        }
+    }
+
+    /// The commands that wait for the box: a sound or a sentence until it has played, a
+    /// simulation or a bench press until its edges have come round the loop.
+    func answerLater(_ command: Command) async -> Reply {
+        switch command {
+        case .testSound(let name, let inMs): await testSound(name, inMs: inMs)
+        case .say(let what): await say(what)
+        case .sim(let sim): await simCommand(sim)
+        case .bench(let bench): await benchCommand(bench)
+        default: answerNow(command, uid: 0) ?? .usage("\(command.name) has no answer")
         }
     }
 

@@ -216,7 +216,7 @@ public final class Daemon: Sendable {
 
     func stop() async {
         server.stop()
-        await engine.stopPump() // first: a source that ends now is boxd stopping, not a fault
+        await engine.letGoOfButtons() // first: a source that ends now is boxd stopping, not a fault
         edges.close()
         await engine.shutdown() // waits for the transition in flight: the actor runs one at a time
         notifier.notify("STOPPING=1")

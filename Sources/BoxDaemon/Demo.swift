@@ -51,7 +51,7 @@ public enum Demo {
         try daemon.server.start()
         await engine.start()
 
-        // The keys press the simulated dose button: edges into the same source and pump as GPIO's.
+        // The keys press the simulated dose button: edges into the same source and input loop as GPIO's.
         let press: @Sendable (Int, Bool) async -> Void = { holdMs, double in
             let edges = double ? [(0, true), (holdMs, false), (holdMs + 130, true), (holdMs + 250, false)] : [(0, true), (holdMs, false)]
             var last = 0

@@ -2,36 +2,17 @@ import BoxHardware
 import DoseCore
 import Foundation
 
-// Buttons in: one pump reads the edge source's one ordered stream (a real chip's or the
-// simulated one's): edges into the recognisers, whose gestures become actions, and the
-// gesture deadlines the engine asked for, each after every edge stamped before it.
+// Buttons in: the edge source hands its inputs (a real chip's or the simulated one's) to the
+// engine's one input stream (Engine+Inputs): edges into the recognisers, whose gestures
+// become actions, and the gesture deadlines the engine asked for, each after every edge
+// stamped before it.
 extension Engine {
-    /// Starts reading the edge source. Every edge of every source arrives here, and only here.
-    func startPump() {
-        guard pump == nil else { return }
-        let source = hardware.edges
-        pump = Task { [weak self] in await self?.pumpInputs(from: source) }
-    }
-
-    /// The loop runs on the engine: each input resumes it on the actor itself, one hop from
-    /// the reader's thread. Inputs that come while it is busy (an fsync) wait in the stream,
-    /// in order. Cancelling the task ends the stream's iteration.
-    private func pumpInputs(from source: EdgeSource) async {
-        for await input in source.inputs() {
-            switch input {
-            case .edge(let e): edgeCame(e)
-            case .deadline(let d): deadlineCame(d)
-            }
-        }
-        if !Task.isCancelled { sourceEnded() }
-    }
-
     /// A source that ended has reported its fault: show it; the alarms keep running, and a
     /// gesture under way is decided on the engine's own timer (no edge can come now). (Not
-    /// when boxd is stopping: then the pump was stopped first.)
+    /// when boxd is stopping: then the buttons were let go first.)
     func sourceEnded() {
-        guard pump != nil else { return }
-        pump = nil
+        guard buttonsLive else { return }
+        buttonsLive = false
         resumeEdgeWaiters(all: true)
         tick()
     }
@@ -64,17 +45,16 @@ extension Engine {
         reschedule()
     }
 
-    /// Stops reading edges; whoever waits for the pump is let go.
-    func stopPump() {
-        pump?.cancel()
-        pump = nil
+    /// Edges that come from now on are boxd stopping, not news; whoever waits for one is let go.
+    public func letGoOfButtons() {
+        buttonsLive = false
         resumeEdgeWaiters(all: true)
     }
 
-    /// Returns once the pump has handed over `button`'s edge stamped `at` (a simulated press
-    /// waits for its own edges), or when the pump has ended.
+    /// Returns once `button`'s edge stamped `at` was handled (a simulated press waits for its
+    /// own edges), or when the buttons have ended.
     func handled(button: String, at: Duration) async {
-        guard pump != nil, !(lastEdgeAt[button].map { $0 >= at } ?? false) else { return }
+        guard buttonsLive, !(lastEdgeAt[button].map { $0 >= at } ?? false) else { return }
         await withCheckedContinuation { edgeWaiters.append((button, at, $0)) }
     }
 

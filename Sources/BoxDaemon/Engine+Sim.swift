@@ -5,7 +5,7 @@ import Foundation
 import NightLog
 
 // The simulated box: presses on the simulated chip's lines (read by the same GPIO reader,
-// edge decoding and pump as a real chip's), the sounds it played, faults on demand, and the
+// edge decoding and input loop as a real chip's), the sounds it played, faults on demand, and the
 // bench's injected edges.
 extension Engine {
     public enum SimError: Error, Sendable {
@@ -15,7 +15,7 @@ extension Engine {
 
     /// Presses a simulated button: `pressed` (down) or up at millisecond offsets from now,
     /// moving the simulated clock through them; each edge goes through the simulated chip,
-    /// the GPIO reader and the pump, and the clock moves on only once it was handled; then
+    /// the GPIO reader and the input loop, and the clock moves on only once it was handled; then
     /// until the gesture is resolved.
     public func simEdges(button: String, _ edges: [(ms: Int64, pressed: Bool)]) async throws(SimError) {
         guard let sim = clock as? SimClock, let gpio = hardware.simulatedGPIO else { throw .notSimulated }

@@ -47,6 +47,7 @@ extension Engine {
     public func ping() {}
 
     public func shutdown() {
+        endInputs()
         coreTimer?.cancel()
         edgeTimer?.cancel()
         hardware.audio.stop()

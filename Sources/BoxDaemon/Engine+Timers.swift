@@ -38,14 +38,15 @@ extension Engine {
         let timed = [retryAt, clockCheckAt].compactMap { $0 }.map { Duration.nanoseconds(max($0 - now, 0)) }
         if let d = ([state.nextDeadline(at: clock.now())] + timed).compactMap({ $0 }).min() {
             let clock = self.clock
-            coreTimer = Task { [weak self] in
+            let feed = inputFeed
+            coreTimer = Task {
                 do { try await clock.sleep(for: d) } catch { return }
-                await self?.tick()
+                feed.yield(.timer)
             }
         }
         // The next gesture deadline: the edge source yields it after the edges before it.
         let gesture = recognizers.values.compactMap(\.nextDeadline).min()
-        if pump != nil {
+        if buttonsLive {
             if gesture != wakeAsked {
                 wakeAsked = gesture
                 hardware.edges.wake(at: gesture)
@@ -54,9 +55,10 @@ extension Engine {
             edgeTimer?.cancel()
             if let d = gesture {
                 let clock = self.clock
-                edgeTimer = Task { [weak self] in
+                let feed = inputFeed
+                edgeTimer = Task {
                     do { try await clock.sleep(untilEdge: d) } catch { return }
-                    await self?.fireEdgeTimer()
+                    feed.yield(.timer)
                 }
             }
         }
@@ -87,11 +89,6 @@ extension Engine {
         let now = clock.now().monoNanos
         if let r = retryAt, r <= now { retryAt = nil }
         if let c = clockCheckAt, c <= now { clockCheckAt = nil }
-    }
-
-    func fireEdgeTimer() {
-        fireGestureDeadlines()
-        reschedule()
     }
 
     /// Sleeps until a deadline `d` ahead (CLOCK_BOOTTIME, like every alarm timer), plays,

@@ -7,10 +7,11 @@ import Foundation
 import Logging
 import NightLog
 
-/// The night: every input (an edge's gesture, a boxctl command, time passing) becomes one
-/// action, one transition of the pure core, and its effects, in order: the night log first
-/// (the commit returns), then LED, sound. An actor, so one transition finishes before the
-/// next begins, and no transition ever starts inside another's effects.
+/// The night: every input (an edge or a gesture's deadline, a boxctl command, a timer) comes
+/// in one ordered stream read by one loop (Engine+Inputs) and becomes one action, one
+/// transition of the pure core, and its effects, in order: the night log first (the commit
+/// returns), then LED, sound. An actor, so one transition finishes before the next begins,
+/// and no transition ever starts inside another's effects.
 ///
 /// The rest of the shell lives beside it, a file a job: edges in (Engine+Buttons), timers
 /// (Engine+Timers), device health (Engine+Health), the clock's timeline (Engine+Timeline),
@@ -43,10 +44,14 @@ public actor Engine {
     var edgeTimer: Task<Void, Never>?
     /// The gesture deadline asked of the edge source, until it came.
     var wakeAsked: Duration?
-    /// Reads the edge source into the engine (Engine+Buttons).
-    var pump: Task<Void, Never>?
+    /// The one input stream and its loop (Engine+Inputs).
+    nonisolated let inputStream: AsyncStream<EngineInput>
+    nonisolated let inputFeed: AsyncStream<EngineInput>.Continuation
+    /// The edge source was started, and runs: it takes the gesture deadlines (Engine+Buttons).
+    var buttonsStarted = false
+    var buttonsLive = false
     /// Each button's last edge handled (its stamp), and the sim and bench presses waiting
-    /// until the pump has handed theirs over.
+    /// until the input loop has handled theirs.
     var lastEdgeAt: [String: Duration] = [:]
     typealias EdgeWaiter = (button: String, at: Duration, resume: CheckedContinuation<Void, Never>)
     var edgeWaiters: [EdgeWaiter] = []
@@ -81,6 +86,7 @@ public actor Engine {
     public init(state: BoxState, log: NightLog?, stateDirectory: URL, clock: any BoxClock, hardware: Hardware, config: BoxConfig,
                 logger: Logger, clockSynced: @escaping @Sendable () -> Bool = { true }) {
         self.state = state
+        (inputStream, inputFeed) = AsyncStream.makeStream(of: EngineInput.self, bufferingPolicy: .unbounded)
         self.log = log
         self.stateDirectory = stateDirectory
         self.clock = clock
@@ -99,6 +105,7 @@ public actor Engine {
         recognizers = Dictionary(uniqueKeysWithValues: config.buttons.map {
             ($0.name, GestureRecognizer(timings: timings, activeLow: $0.activeLow))
         })
+        Task { await self.readInputs() }
     }
 
     public func setPhaseObserver(_ observer: @escaping @Sendable (String) -> Void) { onPhaseChange = observer }
@@ -121,7 +128,7 @@ public actor Engine {
         transition(.tick, source: .system)
         if let doubtSince { transition(.enterDoubt(since: doubtSince), source: .system) }
         afterTransitions()
-        startPump()
+        startButtons()
     }
 
     public func tick() {

@@ -23,21 +23,20 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         /// Yields the deadline while no reader runs (no edge can come then).
         var timer: Task<Void, Never>?
         var closed = false
+        /// Where the inputs go (the engine's), once `start` gave it.
+        var sink: ButtonSink?
     }
 
     let config: BoxConfig
     let logger: Logger
     let retryInterval: Duration
     private let state: Mutex<State>
-    private let stream: AsyncStream<ButtonInput>
-    private let continuation: AsyncStream<ButtonInput>.Continuation
 
     init(config: BoxConfig, logger: Logger, retryInterval: Duration = .seconds(10)) {
         self.config = config
         self.logger = logger
         self.retryInterval = retryInterval
         state = Mutex(State())
-        (stream, continuation) = AsyncStream.makeStream(of: ButtonInput.self)
         if !tryOpen() { startRetrying() }
     }
 
@@ -50,34 +49,23 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         state.withLock { s in s.backend.map { "gpio (\($0.chipDescription))" } ?? "gpio (not open: \(s.openError ?? "?"))" }
     }
 
-    /// One attempt; on success the inputs are forwarded, the reader takes the deadline
-    /// asked for, and the LED shows what it should.
+    /// One attempt; on success the reader hands its inputs to the sink (once there is one),
+    /// takes the deadline asked for, and the LED shows what it should.
     @discardableResult
     func tryOpen() -> Bool {
         do {
             let backend = try GPIOBackend.open(config: config, logger: logger)
-            let (color, deadline) = state.withLock { s -> (LEDColor, Duration?) in
+            let (color, deadline, sink) = state.withLock { s -> (LEDColor, Duration?, ButtonSink?) in
                 s.backend = backend
                 s.reading = true
                 s.openError = nil
                 s.timer?.cancel()
                 s.timer = nil
-                return (s.lastColor, s.deadline)
+                return (s.lastColor, s.deadline, s.sink)
             }
             try? backend.led.write(color)
-            let buttons = backend.buttons
-            buttons.wake(at: deadline)
-            Task.detached { [self] in
-                for await input in buttons.inputs() {
-                    if case .deadline(let d) = input { state.withLock { s in if s.deadline == d { s.deadline = nil } } }
-                    continuation.yield(input)
-                }
-                // The reader ended (a fault): no edge can come now, so a timer takes the deadline.
-                state.withLock { s in
-                    s.reading = false
-                    armTimer(&s)
-                }
-            }
+            backend.buttons.wake(at: deadline)
+            if let sink { backend.buttons.start(relay(to: sink)) }
             return true
         } catch {
             let reason = "\(error)"
@@ -101,7 +89,28 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         }
     }
 
-    func inputs() -> AsyncStream<ButtonInput> { stream }
+    func start(_ sink: ButtonSink) {
+        let reader = state.withLock { s -> (any EdgeSource)? in
+            guard s.sink == nil else { return nil }
+            s.sink = sink
+            return s.reading ? s.backend?.buttons : nil
+        }
+        reader?.start(relay(to: sink))
+    }
+
+    /// The open reader's inputs go straight to the sink, on the reader's thread; when the
+    /// reader ends (a fault), no edge can come, so a timer takes the deadline.
+    private func relay(to sink: ButtonSink) -> ButtonSink {
+        ButtonSink(yield: { [self] input in
+            if case .deadline(let d) = input { state.withLock { s in if s.deadline == d { s.deadline = nil } } }
+            sink.yield(input)
+        }, finish: { [self] in
+            state.withLock { s in
+                s.reading = false
+                armTimer(&s)
+            }
+        })
+    }
 
     func wake(at deadline: Duration?) {
         let reader = state.withLock { s -> (any EdgeSource)? in
@@ -120,23 +129,23 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         guard let deadline = s.deadline, !s.closed else { return }
         s.timer = Task.detached { [self] in
             do { try await RealClock().sleep(untilEdge: deadline) } catch { return }
-            let due = state.withLock { s in
-                guard s.deadline == deadline, !s.reading else { return false }
+            let sink = state.withLock { s -> ButtonSink? in
+                guard s.deadline == deadline, !s.reading else { return nil }
                 s.deadline = nil
-                return true
+                return s.sink
             }
-            if due { continuation.yield(.deadline(deadline)) }
+            sink?.yield(.deadline(deadline))
         }
     }
 
     func close() {
-        let backend = state.withLock { s -> GPIOBackend? in
+        let (backend, sink) = state.withLock { s -> (GPIOBackend?, ButtonSink?) in
             s.closed = true
             s.timer?.cancel()
-            return s.backend
+            return (s.backend, s.sink)
         }
         backend?.buttons.close()
-        continuation.finish()
+        sink?.finish()
     }
 
     func write(_ color: LEDColor) throws {

@@ -39,12 +39,11 @@ public struct ButtonLine: Sendable, Hashable {
 /// pull-up, `.falling` is the press, as GestureRecognizer(activeLow: true) expects.
 /// Timestamps are the kernel's CLOCK_MONOTONIC.
 ///
-/// If reading fails for good, `fault` says why and the stream finishes; the lines are
+/// If reading fails for good, `fault` says why and the sink is finished; the lines are
 /// released. Build a new GPIOButtons to retry.
 public final class GPIOButtons: EdgeSource {
     public let chip: ChipInfo
     public let buttons: [ButtonLine]
-    private let stream: AsyncStream<ButtonInput>
     private let state: Locked<ReaderState>
 
     /// Finds the chip (label, name or path), checks the lines and requests them.
@@ -91,15 +90,11 @@ public final class GPIOButtons: EdgeSource {
         }
 
         let state = Locked(ReaderState(wakeWriteFd: pipeFds.write))
-        let (stream, continuation) = AsyncStream<ButtonInput>.makeStream(bufferingPolicy: .unbounded)
-        // A consumer that stops listening no longer needs the lines.
-        continuation.onTermination = { _ in GPIOButtons.requestStop(state) }
         self.state = state
-        self.stream = stream
 
         let reader = EdgeReader(
             session: session, descriptors: watched, wakeReadFd: pipeFds.read,
-            state: state, continuation: continuation, decode: decode, now: now
+            state: state, decode: decode, now: now
         )
         let thread = Thread { reader.run() }
         thread.name = "boxd-gpio-buttons"
@@ -110,15 +105,32 @@ public final class GPIOButtons: EdgeSource {
         Self.requestStop(state)
     }
 
-    /// Every edge of every button, in kernel order per line, and the deadlines asked for.
-    /// Across lines: with libgpiod 2 all lines share one request and one descriptor, so the
-    /// order is the kernel's; with 1.6 each line has its own descriptor, so the order is by
-    /// timestamp within one wake-up only, and a later edge on one line can be read before an
-    /// earlier one on another (each button has its own recogniser, so this never matters).
-    /// The stream is single-use: iterate it once; when its consumer stops (cancelled, or the
-    /// iterator dropped), the reader stops and the lines are released.
+    /// Every edge of every button, in kernel order per line, and the deadlines asked for,
+    /// handed to `sink` on the reader's thread (what came before `start`, first). Across
+    /// lines: with libgpiod 2 all lines share one request and one descriptor, so the order is
+    /// the kernel's; with 1.6 each line has its own descriptor, so the order is by timestamp
+    /// within one wake-up only, and a later edge on one line can be read before an earlier
+    /// one on another (each button has its own recogniser, so this never matters).
+    public func start(_ sink: ButtonSink) {
+        // Yields under the lock keep the order with the reader's; a finish is outside it (a
+        // stream's end may close this source, which takes the lock).
+        let ended = state.withLock { s -> Bool in
+            guard s.sink == nil else { return false }
+            for input in s.pending { sink.yield(input) }
+            s.pending = []
+            s.sink = sink
+            return s.ended
+        }
+        if ended { sink.finish() }
+    }
+
+    /// The inputs as a stream of their own. It does not keep the buttons: dropping them stops
+    /// the reader; and when its consumer stops, the lines are released.
     public func inputs() -> AsyncStream<ButtonInput> {
-        stream
+        let (stream, continuation) = AsyncStream<ButtonInput>.makeStream(bufferingPolicy: .unbounded)
+        continuation.onTermination = { [state] _ in GPIOButtons.requestStop(state) }
+        start(ButtonSink(yield: { continuation.yield($0) }, finish: { continuation.finish() }))
+        return stream
     }
 
     /// The reader's poll(2) times out at `deadline` (CLOCK_MONOTONIC); see the type's comment.
@@ -130,7 +142,7 @@ public final class GPIOButtons: EdgeSource {
         }
     }
 
-    /// Asks the reader to stop; it releases the lines, then finishes the stream. Returns at
+    /// Asks the reader to stop; it releases the lines, then finishes the sink. Returns at
     /// once and is idempotent; use `closeAndWait()` before requesting the same lines again.
     public func close() {
         Self.requestStop(state)
@@ -148,7 +160,7 @@ public final class GPIOButtons: EdgeSource {
         }
     }
 
-    /// Why the stream ended early, or nil while all is well (and after a plain close()).
+    /// Why the reader ended early, or nil while all is well (and after a plain close()).
     public var fault: String? {
         faultError?.description
     }
@@ -196,6 +208,17 @@ struct ReaderState {
     /// The reader has exited and the lines are released.
     var finished = false
     var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Where the inputs go once `start` gave it; until then they wait in `pending`.
+    var sink: ButtonSink?
+    var pending: [ButtonInput] = []
+    /// The reader handed over its last input (the sink is finished, or will be at `start`).
+    var ended = false
+
+    /// Hands one input over, or keeps it until `start` (under the lock: in order; a sink's
+    /// yield never calls back into this source).
+    mutating func hand(_ input: ButtonInput) {
+        if let sink { sink.yield(input) } else { pending.append(input) }
+    }
 
     /// Wakes the reader to look at the state again.
     func signal() {
@@ -237,7 +260,6 @@ struct EdgeReader: Sendable {
     let descriptors: [WatchedDescriptor]
     let wakeReadFd: Int32
     let state: Locked<ReaderState>
-    let continuation: AsyncStream<ButtonInput>.Continuation
     let decode: @Sendable (GPIORawEvent) -> RawEdge
     let now: @Sendable () -> Duration
 
@@ -256,7 +278,7 @@ struct EdgeReader: Sendable {
 
     func run() {
         let fault = loop()
-        // Release the hardware before the stream ends, so whoever sees the end can reopen.
+        // Release the hardware before the sink is finished, so whoever sees the end can reopen.
         session.close()
         let waiters = state.withLock { s in
             if let fd = s.wakeWriteFd { _ = Glibc.close(fd) }
@@ -268,7 +290,11 @@ struct EdgeReader: Sendable {
         }
         _ = Glibc.close(wakeReadFd)
         for waiter in waiters { waiter.resume() }
-        continuation.finish()
+        let sink = state.withLock { s -> ButtonSink? in
+            s.ended = true
+            return s.sink
+        }
+        sink?.finish()
     }
 
     /// Returns nil when asked to stop, else the fault that ended it.
@@ -289,12 +315,12 @@ struct EdgeReader: Sendable {
             if ready == 0 {
                 // Nothing unread in the kernel: a deadline that has passed goes out now, after
                 // every edge read before it (unless it was replaced meanwhile).
-                if let deadline, now() >= deadline, state.withLock({ s in
-                    guard s.deadline == deadline else { return false }
-                    s.deadline = nil
-                    return true
-                }) {
-                    continuation.yield(.deadline(deadline))
+                if let deadline, now() >= deadline {
+                    state.withLock { s in
+                        guard s.deadline == deadline else { return }
+                        s.deadline = nil
+                        s.hand(.deadline(deadline))
+                    }
                 }
                 continue
             }
@@ -322,9 +348,8 @@ struct EdgeReader: Sendable {
                     return .readFailed(button: first.name, line: first.line, errno: error.code)
                 }
             }
-            for edge in mergeByTime(perDescriptor) {
-                continuation.yield(.edge(edge))
-            }
+            let edges = mergeByTime(perDescriptor)
+            if !edges.isEmpty { state.withLock { s in for edge in edges { s.hand(.edge(edge)) } } }
         }
     }
 

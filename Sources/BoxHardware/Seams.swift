@@ -30,14 +30,41 @@ public enum ButtonInput: Sendable, Hashable {
 /// first), so a gesture is never decided ahead of an edge that came before its deadline (a
 /// bouncy release read as a second press).
 public protocol EdgeSource: Sendable {
-    /// Every edge of every configured button, in the order the kernel saw them, and each
-    /// deadline asked for once it has passed. The stream finishes when the source is closed
-    /// or fails for good.
-    func inputs() -> AsyncStream<ButtonInput>
+    /// Hands every edge of every configured button, in the order the kernel saw them, and
+    /// each deadline asked for once it has passed, to `sink`, from the source's own thread
+    /// (no hop of its own); inputs that came before are handed over first. The sink is
+    /// finished when the source is closed or fails for good. Call once.
+    func start(_ sink: ButtonSink)
     /// Asks for one `.deadline` input when the edge clock reaches `deadline`; nil asks for
     /// none. Replaces the request before it.
     func wake(at deadline: Duration?)
     func close()
+}
+
+extension EdgeSource {
+    /// The inputs as a stream of their own, for a reader of just the buttons. It finishes
+    /// when the source ends.
+    public func inputs() -> AsyncStream<ButtonInput> {
+        let (stream, continuation) = AsyncStream<ButtonInput>.makeStream(bufferingPolicy: .unbounded)
+        start(ButtonSink(yield: { continuation.yield($0) }, finish: { continuation.finish() }))
+        return stream
+    }
+}
+
+/// Where an edge source hands its inputs: called on the source's thread, in order, and
+/// never blocking (the engine's sink yields into its one input stream).
+public struct ButtonSink: Sendable {
+    private let take: @Sendable (ButtonInput) -> Void
+    private let end: @Sendable () -> Void
+
+    public init(yield: @escaping @Sendable (ButtonInput) -> Void, finish: @escaping @Sendable () -> Void) {
+        take = yield
+        end = finish
+    }
+
+    public func yield(_ input: ButtonInput) { take(input) }
+    /// The source has ended: nothing more comes.
+    public func finish() { end() }
 }
 
 /// Turns the LED on in a colour, or off (`.off`). The pattern player calls this at each

@@ -188,15 +188,14 @@ struct Rig {
 /// edge source's one ordered stream says they came, after every edge before them
 /// (`aDeadlineComesAfterTheEdgesTheKernelHolds` shows the reader keeps that order).
 @Suite struct OrderedButtonInputTests {
-    /// A source whose stream the test writes, and which records the deadlines asked of it.
+    /// A source whose inputs the test writes, and which records the deadlines asked of it.
     final class ScriptedButtons: EdgeSource {
-        let stream: AsyncStream<ButtonInput>
-        let continuation: AsyncStream<ButtonInput>.Continuation
+        let sink = Mutex<ButtonSink?>(nil)
         let asked = Mutex<[Duration?]>([])
-        init() { (stream, continuation) = AsyncStream.makeStream(of: ButtonInput.self) }
-        func inputs() -> AsyncStream<ButtonInput> { stream }
+        func start(_ sink: ButtonSink) { self.sink.withLock { $0 = sink } }
+        func yield(_ input: ButtonInput) { sink.withLock { $0 }?.yield(input) }
         func wake(at deadline: Duration?) { asked.withLock { $0.append(deadline) } }
-        func close() { continuation.finish() }
+        func close() { sink.withLock { $0 }?.finish() }
     }
 
     /// Dose 1 by a press released at +150 ms, then chatter at +154 (down), +161 (up), +166
@@ -215,9 +214,9 @@ struct Rig {
         /// an edge of no button after them is the marker (the stream keeps its order).
         func feed(_ inputs: [ButtonInput], at ms: Int64) async {
             rig.clock.advance(toMono: max(rig.clock.now().monoNanos, t0 + ms * 1_000_000))
-            for input in inputs { buttons.continuation.yield(input) }
+            for input in inputs { buttons.yield(input) }
             probe += 1
-            buttons.continuation.yield(.edge(ButtonEdge(button: "probe", edge: RawEdge(.rising, at: .nanoseconds(probe)))))
+            buttons.yield(.edge(ButtonEdge(button: "probe", edge: RawEdge(.rising, at: .nanoseconds(probe)))))
             await rig.engine.handled(button: "probe", at: .nanoseconds(probe))
         }
         func edge(_ ms: Int64, _ pressed: Bool) -> ButtonInput {

@@ -219,7 +219,7 @@ import Testing
 @Suite struct SimulationOnlyTests {
     /// Buttons that are not simulated (a chip that sends nothing).
     struct NoButtons: EdgeSource {
-        func inputs() -> AsyncStream<ButtonInput> { AsyncStream { $0.finish() } }
+        func start(_ sink: ButtonSink) { sink.finish() }
         func wake(at deadline: Duration?) {}
         func close() {}
     }
@@ -242,15 +242,18 @@ import Testing
 
     @Test func realHardwareRefusesSimAndBenchCommands() async throws {
         let engine = try Self.engine(clock: RealClock(), simulatedButtons: false)
+        await engine.start()
         for command in ProtocolTests.everyCommand where command.needsSimulation {
             let r = await engine.handle(command, uid: 1000)
             #expect(r.replyClass == .refused && r.code == "403_NOT_SIMULATED", "\(command.name): \(r)")
         }
         #expect(await engine.handle(.status, uid: 1000).ok)
+        await engine.shutdown()
     }
 
     @Test func simulatedButtonsOnTheRealClockTakeBenchButNotSimCommands() async throws {
         let engine = try Self.engine(clock: RealClock(), simulatedButtons: true)
+        await engine.start()
         #expect(await engine.handle(.bench(.metrics), uid: 1000).metrics != nil)
         #expect(await engine.handle(.bench(.inject(button: "dose", pressed: true)), uid: 1000).ok)
         #expect(await engine.handle(.bench(.inject(button: "nope", pressed: true)), uid: 1000).code == "404_UNKNOWN_BUTTON")
