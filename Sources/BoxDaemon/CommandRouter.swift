@@ -61,7 +61,7 @@ extension Engine {
         case .say(let what): await say(what)
         case .sim(let sim): await simCommand(sim)
         case .bench(let bench): await benchCommand(bench)
-        default: answerNow(command, uid: 0) ?? .usage("\(command.name) has no answer")
+        default: .usage("\(command.name) is answered in its turn, not later")
         }
     }
 

@@ -22,7 +22,10 @@ extension Engine {
         switch apply(.forget(range, nights: nights, confirmed: confirmed), source: source) {
         case .done(.refused(.forgetNeedsConfirmation(let plan, _))):
             // The confirmation says what would go, table by table.
-            let counts = try? log.forgetCounts(plan, from: from, to: to)
+            var counts: Forgetting.Counts?
+            do { counts = try log.forgetCounts(plan, from: from, to: to) } catch {
+                logger.warning("forget: the counts could not be read (the reply gives nights only): \(error)")
+            }
             return .refused(code: Refusal.forgetNeedsConfirmation(plan, range).code,
                             message: Written.forgetting(plan, range, counts: counts, done: false, in: zone), status: nil)
         case .done(.accepted(.forgot(let plan, _))):
