@@ -29,13 +29,15 @@ public final class ALSAPlayer: SpeechStreamPlayer {
     /// - Parameters:
     ///   - latency: the ALSA buffer; also the longest a new sound waits behind the old one's tail.
     ///   - onStart: called on the audio thread when a sound starts (see `lastStart`).
+    ///   - faultSignal: rung on the audio thread whenever `fault` changes.
     public init(
         device: String,
         sampleRate: Int = ToneSynth.defaultSampleRate,
         latency: Duration = .milliseconds(100),
         retryInterval: Duration = .seconds(5),
         onStart: (@Sendable (Sound, ContinuousClock.Instant) -> Void)? = nil,
-        onSpeechDropped: (@Sendable (_ text: String, _ why: String) -> Void)? = nil
+        onSpeechDropped: (@Sendable (_ text: String, _ why: String) -> Void)? = nil,
+        faultSignal: DeviceFaultSignal? = nil
     ) {
         ALSAPlayer.captureALSAErrors
         self.device = device
@@ -44,7 +46,7 @@ public final class ALSAPlayer: SpeechStreamPlayer {
             device: device, sampleRate: sampleRate,
             latencyMicros: UInt32(clamping: max(latency.nanoseconds / 1000, 1000)),
             retryInterval: max(retryInterval, .milliseconds(100)), onStart: onStart,
-            onSpeechDropped: onSpeechDropped))
+            onSpeechDropped: onSpeechDropped, faultSignal: faultSignal))
         self.audio = audio
         // A plain thread, not the Swift concurrency pool: writes block for whole periods.
         let thread = Thread { audio.run() }

@@ -15,6 +15,7 @@ final class AudioThread: Sendable {
         let retryInterval: Duration
         let onStart: (@Sendable (Sound, ContinuousClock.Instant) -> Void)?
         let onSpeechDropped: (@Sendable (_ text: String, _ why: String) -> Void)?
+        let faultSignal: DeviceFaultSignal?
     }
 
     struct State: Sendable {
@@ -230,7 +231,11 @@ final class AudioThread: Sendable {
     }
 
     private func setFault(_ message: String?) {
-        state.withLock { $0.fault = message }
+        let changed = state.withLock { s in
+            defer { s.fault = message }
+            return s.fault != message
+        }
+        if changed { config.faultSignal?.ring() }
     }
 }
 

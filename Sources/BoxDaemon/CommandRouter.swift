@@ -38,7 +38,7 @@ extension Engine {
             return .usage("watch streams the event feed on its own connection; it cannot be answered with one reply")
         case .link:
             return .usage("link reports come from the caregiver bridge on its watch connection")
-        case .sim(let sim):
+        case .sim:
             // The sim clock, not merely sim buttons: sim commands move time.
             guard clock.isSimulated else {
                 return .refused(code: "403_NOT_SIMULATED",

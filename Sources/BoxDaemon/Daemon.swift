@@ -123,7 +123,7 @@ public final class Daemon: Sendable {
         let systemTime = clock.isSystemTime
         let synced: @Sendable () -> Bool = { systemTime ? TimeSync.isSynchronized() : true }
         let parts = Engine.Hardware(led: hw.led, audio: hw.audio, edges: hw.edges, simulatedGPIO: hw.simulatedGPIO,
-                                    buttonsHealth: hw.buttonsHealth,
+                                    buttonsHealth: hw.buttonsHealth, faults: hw.faults,
                                     speech: Self.makeVoice(config: config, logger: logger))
         engine = Engine(state: state, log: log, stateDirectory: options.stateDirectory, clock: clock, hardware: parts,
                         config: config, logger: logger, clockSynced: synced)
@@ -149,6 +149,8 @@ public final class Daemon: Sendable {
         var audio: any TonePlayer
         var simulatedGPIO: SimulatedGPIO?
         var buttonsHealth: @Sendable () -> String?
+        /// Rung by the devices that fail or recover on their own threads.
+        var faults: DeviceFaultSignal
         var description: String
         /// `auto` found nothing to drive: a fault-level line in status, never a quiet "ok".
         var simulatedByDefault: Bool
@@ -160,7 +162,8 @@ public final class Daemon: Sendable {
     /// now or, with the fault `gpio_unavailable`, as soon as it can be opened.
     static func makeHardware(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) throws -> HardwareSet {
         let animate = !clock.isSimulated
-        let audio: any TonePlayer = makeAudio(options: options, config: config, clock: clock, logger: logger)
+        let faults = DeviceFaultSignal()
+        let audio: any TonePlayer = makeAudio(options: options, config: config, clock: clock, logger: logger, faults: faults)
         let simulate = options.hardware == .sim
             || (options.hardware == .auto && options.configPath == nil && !GPIOChipLocator.anyChipPresent())
         if simulate {
@@ -168,12 +171,13 @@ public final class Daemon: Sendable {
             if !asked { logger.warning("no config file and no GPIO chip: the buttons and LED are SIMULATED") }
             let board = try SimulatedBoard(config: config)
             return HardwareSet(edges: board.buttons, led: LEDPlayer(output: board.led, animate: animate), audio: audio,
-                               simulatedGPIO: board.gpio, buttonsHealth: { board.buttons.fault }, description: "sim",
+                               simulatedGPIO: board.gpio, buttonsHealth: { board.buttons.fault }, faults: faults, description: "sim",
                                simulatedByDefault: !asked)
         }
-        let gpio = RetryingGPIO(config: config, logger: logger)
+        let gpio = RetryingGPIO(config: config, logger: logger, faultSignal: faults)
         return HardwareSet(edges: gpio, led: LEDPlayer(output: gpio, animate: animate), audio: audio,
-                           simulatedGPIO: nil, buttonsHealth: { gpio.fault }, description: gpio.description, simulatedByDefault: false)
+                           simulatedGPIO: nil, buttonsHealth: { gpio.fault }, faults: faults, description: gpio.description,
+                           simulatedByDefault: false)
     }
 
     /// espeak-ng in the configured language; without it the box still rings, and says why
@@ -188,7 +192,8 @@ public final class Daemon: Sendable {
         }
     }
 
-    static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger) -> any TonePlayer {
+    static func makeAudio(options: DaemonOptions, config: BoxConfig, clock: any BoxClock, logger: Logger,
+                          faults: DeviceFaultSignal) -> any TonePlayer {
         let wavURL = options.stateDirectory.appendingPathComponent("sounds.wav")
         let offset: @Sendable () -> Duration = { clock.soundLogOffset }
         // An alarm or a stop won over a sentence: the journal says which was not said.
@@ -196,11 +201,11 @@ public final class Daemon: Sendable {
         switch options.audio {
         case .wav: return WavSink(path: wavURL.path, clock: offset)
         case .wavFile(let path): return WavSink(path: path, clock: offset)
-        case .alsa(let device): return ALSAPlayer(device: device, onSpeechDropped: dropped)
+        case .alsa(let device): return ALSAPlayer(device: device, onSpeechDropped: dropped, faultSignal: faults)
         case .config:
             // Simulated hardware writes sound to a WAV file unless told otherwise.
             if options.hardware == .sim { return WavSink(path: wavURL.path, clock: offset) }
-            return ALSAPlayer(device: config.audioDevice, onSpeechDropped: dropped)
+            return ALSAPlayer(device: config.audioDevice, onSpeechDropped: dropped, faultSignal: faults)
         }
     }
 

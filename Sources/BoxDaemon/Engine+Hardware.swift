@@ -14,17 +14,21 @@ extension Engine {
         /// The simulated chip, when the buttons are on it: sim and bench commands press them.
         public var simulatedGPIO: SimulatedGPIO?
         public var buttonsHealth: @Sendable () -> String?
+        /// Rung when a device's fault changes on its own thread (Engine+Health).
+        public var faults: DeviceFaultSignal
         /// Makes the core's sentences into sound (espeak-ng); nil: the box does not speak.
         public var speech: (any SpeechSynthesizer)?
 
         public init(led: LEDPlayer, audio: any TonePlayer, edges: any EdgeSource, simulatedGPIO: SimulatedGPIO? = nil,
-                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, speech: (any SpeechSynthesizer)? = nil) {
+                    buttonsHealth: @escaping @Sendable () -> String? = { nil }, faults: DeviceFaultSignal = DeviceFaultSignal(),
+                    speech: (any SpeechSynthesizer)? = nil) {
             self.led = led
             self.audio = audio
             self.speech = speech
             self.edges = edges
             self.simulatedGPIO = simulatedGPIO
             self.buttonsHealth = buttonsHealth
+            self.faults = faults
         }
     }
 }

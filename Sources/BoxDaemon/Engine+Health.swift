@@ -3,33 +3,49 @@ import DoseCore
 import Foundation
 import NightLog
 
-// The devices' and the log's health as faults of the core: each change is a transition of
-// its own, run after an action's effects (never inside them).
+// The devices', the log's and the clock's health as faults of the core: each change is an
+// action of its own (`.setFault`), run after an action's effects (never inside them). The
+// devices report a change they find on their own threads (`DeviceFaultSignal`, an input of
+// the loop); what an action's own effects found (a failed write or play) is read after them;
+// the clock, which reports nothing, is looked at on the timers.
 extension Engine {
-    /// Raises or clears every fault the hardware, the log and the clock report now, then
-    /// notices a wall-clock step.
-    func settleHealth() {
+    /// Raises or clears the faults of the speaker, the buttons and the log as they are now.
+    func settleDevices() {
         let audio = hardware.audio.fault
         let buttons = hardware.buttonsHealth()
-        let wanted: [(Fault, active: Bool, detail: String?)] = [
+        settle([
             (.audioUnavailable, audio != nil, audio),
             (.gpioUnavailable, buttons != nil, buttons),
             (.logUnwritable, log == nil || logFaultDetail != nil, logFaultDetail),
-            (.clockUnsynced, !clockSynced(), nil),
-        ]
+        ])
+    }
+
+    /// Raises or clears `clock_unsynced`, then notices a wall-clock step.
+    func settleClock() {
+        settle([(.clockUnsynced, !clockSynced(), nil)])
+        checkClock()
+    }
+
+    private func settle(_ wanted: [(Fault, active: Bool, detail: String?)]) {
         for (fault, active, detail) in wanted where state.faults.contains(fault) != active {
             if fault != .logUnwritable, fault != .clockUnsynced { // the log reports its own; the clock is not news
                 if active { logger.error("\(fault.code): \(detail ?? "")") } else { logger.notice("\(fault.code) cleared") }
             }
             transition(.setFault(fault, active: active), source: .system)
         }
-        checkClock()
     }
 
-    /// Brings the faults up to date now (status asks before it answers, and so do the sound
+    /// A device rang its fault signal.
+    func devicesChanged() {
+        settleDevices()
+        afterTransitions()
+    }
+
+    /// Brings every fault up to date now (status asks before it answers, and so do the sound
     /// test and the simulated audio fault).
     public func refreshHealth() {
-        settleHealth()
+        settleDevices()
+        settleClock()
         afterTransitions()
     }
 

@@ -5,12 +5,14 @@ import Foundation
 
 /// Everything that reaches the engine, in one ordered stream read by one loop on the actor:
 /// the buttons' edges and gesture deadlines (handed over on the GPIO reader's thread), boxctl's
-/// commands, and the timers. Each input is done before the next is read.
+/// commands, the devices' fault changes, and the timers. Each input is done before the next is read.
 enum EngineInput: Sendable {
     case button(ButtonInput)
     /// The edge source ended (a fault, or boxd stopping).
     case buttonsEnded
     case command(Command, uid: UInt32, answer: @Sendable (Reply) -> Void)
+    /// A device's fault changed on its own thread (`DeviceFaultSignal`).
+    case devicesChanged
     /// A timer fell due: the night's next deadline, a retry, the clock check, or a gesture's
     /// deadline once the edge source has ended.
     case timer
@@ -37,6 +39,7 @@ extension Engine {
             case .button(.deadline(let d)): deadlineCame(d)
             case .buttonsEnded: sourceEnded()
             case .command(let command, let uid, let answer): take(command, uid: uid, answer: answer)
+            case .devicesChanged: devicesChanged()
             case .timer: tick()
             }
         }

@@ -25,23 +25,35 @@ extension Engine {
     /// Sets the core timer to the earliest of the state's next deadline, the retry of what is
     /// broken and the clock check. The retry and the check are instants, kept until they
     /// fire: events (a press, `boxctl status` every second) reschedule often, and must not
-    /// push a retry back for ever (a status poll each second would keep a freed disk's log
-    /// from ever reopening).
+    /// push a retry back for ever. On the real clock a timer already set for the same instant
+    /// (within a millisecond) is kept: most events move no deadline, and a press should not
+    /// pay for a new task.
     func reschedule() {
         guard !clock.isSimulated else { return }
-        coreTimer?.cancel()
         let now = clock.now().monoNanos
         if needsRetry, retryAt == nil { retryAt = now + Self.retryInterval.nanoseconds }
         if !needsRetry { retryAt = nil }
         // A wall-clock step (NTP after a boot without RTC) is noticed within a minute.
         if clock.isSystemTime, clockCheckAt == nil { clockCheckAt = now + Self.clockCheckInterval.nanoseconds }
         let timed = [retryAt, clockCheckAt].compactMap { $0 }.map { Duration.nanoseconds(max($0 - now, 0)) }
-        if let d = ([state.nextDeadline(at: clock.now())] + timed).compactMap({ $0 }).min() {
-            let clock = self.clock
-            let feed = inputFeed
-            coreTimer = Task {
-                do { try await clock.sleep(for: d) } catch { return }
-                feed.yield(.timer)
+        let next = ([state.nextDeadline(at: clock.now())] + timed).compactMap({ $0 }).min()
+        let due = next.map { now + $0.nanoseconds }
+        let unchanged = switch (due, coreTimerDue) {
+        case (nil, nil): true
+        case let (due?, set?): clock.isSystemTime && abs(due - set) < 1_000_000
+        default: false
+        }
+        if !unchanged {
+            coreTimer?.cancel()
+            coreTimer = nil
+            coreTimerDue = due
+            if let d = next {
+                let clock = self.clock
+                let feed = inputFeed
+                coreTimer = Task {
+                    do { try await clock.sleep(for: d) } catch { return }
+                    feed.yield(.timer)
+                }
             }
         }
         // The next gesture deadline: the edge source yields it after the edges before it.
@@ -86,6 +98,7 @@ extension Engine {
     /// The retry and the clock check that are due now are done (by `tick`): the next ones are
     /// set from now.
     func timedChecksDone() {
+        coreTimerDue = nil // the timer has fired, or is overtaken: the next reschedule sets a new one
         let now = clock.now().monoNanos
         if let r = retryAt, r <= now { retryAt = nil }
         if let c = clockCheckAt, c <= now { clockCheckAt = nil }

@@ -14,7 +14,7 @@ import NightLog
 /// and no transition ever starts inside another's effects.
 ///
 /// The rest of the shell lives beside it, a file a job: edges in (Engine+Buttons), timers
-/// (Engine+Timers), device health (Engine+Health), the clock's timeline (Engine+Timeline),
+/// (Engine+Timers), device faults (Engine+Health), the clock's timeline (Engine+Timeline),
 /// status (Engine+Status), the simulated box (Engine+Sim), bench figures (BenchMetrics).
 public actor Engine {
     /// What the engine did that a person would notice, for the demo's transcript.
@@ -36,6 +36,8 @@ public actor Engine {
     let logger: Logger
     var recognizers: [String: GestureRecognizer]
     var coreTimer: Task<Void, Never>?
+    /// When `coreTimer` fires (boot-time nanoseconds), while it is set.
+    var coreTimerDue: Int64?
     /// When the retry of a broken device or log, and the clock check, fall due (boot-time
     /// nanoseconds, the clock's own timeline); see `reschedule`.
     var retryAt: Int64?
@@ -105,6 +107,8 @@ public actor Engine {
         recognizers = Dictionary(uniqueKeysWithValues: config.buttons.map {
             ($0.name, GestureRecognizer(timings: timings, activeLow: $0.activeLow))
         })
+        let feed = inputFeed
+        hardware.faults.connect { feed.yield(.devicesChanged) }
         Task { await self.readInputs() }
     }
 
@@ -122,7 +126,8 @@ public actor Engine {
         case .witnessRebuilt?: transition(.setFault(.witnessRebuilt, active: true), source: .system)
         case nil: break
         }
-        settleHealth()
+        settleDevices()
+        settleClock()
         // The count before the first press: a low supply's reminder is due at the first Dose 1.
         settleSupply()
         transition(.tick, source: .system)
@@ -144,8 +149,10 @@ public actor Engine {
         case failed(String)
     }
 
-    /// Applies one action, then brings the faults up to date with the devices and the log,
-    /// each change a transition of its own, after (never inside) the action's effects.
+    /// Applies one action, then brings the faults up to date with what its effects found (a
+    /// write or a sound that failed), each change a transition of its own, after (never
+    /// inside) the action's effects. Time passing (`.tick`, on the timers) also looks at the
+    /// clock; a press does not wait for that.
     @discardableResult
     public func apply(_ action: Action, source: Source) -> ApplyResult {
         // A hand on the button: a sped-up demo clock runs at real speed while the box answers,
@@ -156,7 +163,8 @@ public actor Engine {
         if case .button = source { clock.answerAtRealSpeed() }
         let result = transition(action, source: source)
         settleSupply()
-        settleHealth()
+        settleDevices()
+        if action == .tick { settleClock() }
         afterTransitions()
         return result
     }

@@ -10,7 +10,8 @@ import Synchronization
 /// permission, a busy line, a Pi 5 config on a Pi 4) the box does not fall back to
 /// simulated buttons and does not stop: it runs with the fault `gpio_unavailable` and the
 /// reason, and tries again every `retryInterval` until the chip opens. The alarms keep
-/// ringing meanwhile.
+/// ringing meanwhile. Every change of `fault` (opened, a new reason, a reader that ended)
+/// rings `faultSignal`.
 final class RetryingGPIO: EdgeSource, LEDOutput {
     struct State {
         var backend: GPIOBackend?
@@ -30,12 +31,14 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
     let config: BoxConfig
     let logger: Logger
     let retryInterval: Duration
+    let faultSignal: DeviceFaultSignal
     private let state: Mutex<State>
 
-    init(config: BoxConfig, logger: Logger, retryInterval: Duration = .seconds(10)) {
+    init(config: BoxConfig, logger: Logger, retryInterval: Duration = .seconds(10), faultSignal: DeviceFaultSignal = DeviceFaultSignal()) {
         self.config = config
         self.logger = logger
         self.retryInterval = retryInterval
+        self.faultSignal = faultSignal
         state = Mutex(State())
         if !tryOpen() { startRetrying() }
     }
@@ -55,17 +58,18 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
     func tryOpen() -> Bool {
         do {
             let backend = try GPIOBackend.open(config: config, logger: logger)
-            let (color, deadline, sink) = state.withLock { s -> (LEDColor, Duration?, ButtonSink?) in
+            let (color, deadline, sink, wasBroken) = state.withLock { s -> (LEDColor, Duration?, ButtonSink?, Bool) in
+                defer { s.openError = nil }
                 s.backend = backend
                 s.reading = true
-                s.openError = nil
                 s.timer?.cancel()
                 s.timer = nil
-                return (s.lastColor, s.deadline, s.sink)
+                return (s.lastColor, s.deadline, s.sink, s.openError != nil)
             }
             try? backend.led.write(color)
             backend.buttons.wake(at: deadline)
             if let sink { backend.buttons.start(relay(to: sink)) }
+            if wasBroken { faultSignal.ring() }
             return true
         } catch {
             let reason = "\(error)"
@@ -73,7 +77,10 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
                 defer { s.openError = reason }
                 return s.openError != reason
             }
-            if changed { logger.error("GPIO unavailable, retrying every \(retryInterval): \(reason)") }
+            if changed {
+                logger.error("GPIO unavailable, retrying every \(retryInterval): \(reason)")
+                faultSignal.ring()
+            }
             return false
         }
     }
@@ -109,6 +116,7 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
                 s.reading = false
                 armTimer(&s)
             }
+            faultSignal.ring() // the reader's fault (none when it was closed: then nobody listens)
         })
     }
 

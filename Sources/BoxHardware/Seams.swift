@@ -2,7 +2,7 @@ import DoseCore
 import Foundation
 
 // The small protocols between the daemon and the hardware. Each has a real backend
-// (libgpiod, ALSA) and a simulated one (sim buttons, sim LED, WAV sink), so the same
+// (libgpiod, ALSA) and a simulated one (the simulated GPIO chip, the WAV sink), so the same
 // daemon runs on a Raspberry Pi, in the test rig and on a laptop.
 
 /// One raw edge on a named button line. `edge.at` is on the edge clock: the kernel's

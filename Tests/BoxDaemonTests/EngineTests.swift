@@ -25,7 +25,9 @@ struct Rig {
 
     /// `audio`: a player standing in for the WAV sink (which is still made, unused).
     /// `edges`: a source standing in for the simulated chip's buttons.
-    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edges: (any EdgeSource)? = nil) throws {
+    /// `faults`: the signal the devices ring (the engine listens to it).
+    init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edges: (any EdgeSource)? = nil,
+         faults: DeviceFaultSignal = DeviceFaultSignal()) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -39,6 +41,7 @@ struct Rig {
         self.config = config
         board = try SimulatedBoard(config: config)
         var hardware = board.hardware(audio: audio ?? sink, animate: false)
+        hardware.faults = faults
         if let edges {
             hardware.edges = edges
             hardware.simulatedGPIO = nil

@@ -178,6 +178,20 @@ struct ALSATests {
         let hz = Goertzel.dominantFrequency(audio.samples[...], sampleRate: audio.sampleRate)
         #expect(abs(hz - 1174.66) < 5)
     }
+
+    /// #31: the daemon hears of a card that fails on the audio thread; it does not ask.
+    @Test("a card that cannot be opened rings the fault signal, with the fault set", .timeLimit(.minutes(1)))
+    func aMissingCardRingsTheFaultSignal() async {
+        let signal = DeviceFaultSignal()
+        let (rings, ringing) = AsyncStream<Void>.makeStream()
+        signal.connect { ringing.yield() }
+        let player = ALSAPlayer(device: "hw:99,0", faultSignal: signal)
+        player.play(.success, volume: 1, repeatFor: nil)
+        var heard = rings.makeAsyncIterator()
+        await heard.next()
+        #expect(player.fault?.isEmpty == false, "the fault is set before the signal rings")
+        player.close()
+    }
 }
 
 @Suite("ALSA player recovery")
