@@ -77,11 +77,18 @@ extension ControlClient {
             close(fd)
             throw .badReply("cannot encode the command")
         }
-        guard UnixSocket.writeAll(fd, frame) else {
+        guard UnixSocket.writeAll(fd, frame) || Self.hasUnreadReply(fd) else {
             close(fd)
             throw .unreachable("boxd closed the connection")
         }
         return fd
+    }
+
+    /// boxd may answer and close before the command is written (busy: too many connections at
+    /// once); what it said is still there to read.
+    static func hasUnreadReply(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 }
 

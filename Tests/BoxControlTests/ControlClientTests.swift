@@ -1,4 +1,4 @@
-import BoxControl
+@testable import BoxControl
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -9,12 +9,14 @@ import Glibc
 /// closes without answering, an answer that is not a reply.
 @Suite struct ControlClientTests {
     /// A one-connection server on a socket in a fresh directory: it reads one line, then
-    /// writes `answer` (nil: closes without a word).
+    /// writes `answer` (nil: closes without a word). `readsFirst` false: it answers and closes
+    /// at once, as boxd refuses a connection past its bounds; `closed` is signalled then.
     final class OneShotServer: Sendable {
         let path: String
         let listener: Int32
+        let closed = DispatchSemaphore(value: 0)
 
-        init(answer: String?) throws {
+        init(answer: String?, readsFirst: Bool = true) throws {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             path = dir.appendingPathComponent("s.sock").path
@@ -26,9 +28,10 @@ import Glibc
                 let c = accept(fd, nil, nil)
                 guard c >= 0 else { return }
                 var byte: UInt8 = 0
-                while read(c, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
+                while readsFirst, read(c, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
                 if let answer { _ = UnixSocket.writeAll(c, Array(answer.utf8)) }
                 close(c)
+                self.closed.signal()
             }
             thread.start()
         }
@@ -47,6 +50,20 @@ import Glibc
             guard case .unreachable(let text)? = error as? ControlClient.Failure else { return false }
             return text.contains(path) && text.contains("No such file or directory")
         }
+    }
+
+    /// boxd past its bounds says busy and closes before the command is written: the write
+    /// fails, and the client still reads what boxd said.
+    @Test func aBusyAnswerBeforeTheCommandIsWrittenIsStillRead() throws {
+        let busy = String(decoding: try ControlProtocol.line(Reply.busy("boxd is busy: 16 connections are open")), as: UTF8.self)
+        let server = try OneShotServer(answer: busy, readsFirst: false)
+        let fd = try ControlClient(path: server.path).connect(sending: .take(confirm: false)) { _ in server.closed.wait() }
+        defer { close(fd) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let reply = try ControlProtocol.decoder().decode(Reply.self, from: Data(line))
+        #expect(reply.replyClass == .busy && reply.message.contains("busy"))
     }
 
     @Test func aBoxdThatClosesWithoutAnAnswerIsUnreachable() throws {
