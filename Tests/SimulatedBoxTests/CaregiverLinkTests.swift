@@ -137,6 +137,18 @@ import Glibc
             return nil
         }
 
+        /// Messages until each of `wanted` (a topic and a test) was met, in any order: retained
+        /// messages come in the broker's order, not in the order they were published.
+        func untilEach(_ wanted: [(topic: String, done: ([String: Any]) -> Bool)], within seconds: Double = 60) -> Bool {
+            var left = wanted
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !left.isEmpty, deadline.timeIntervalSinceNow > 0, let m = next(within: deadline.timeIntervalSinceNow) {
+                let json = (try? JSONSerialization.jsonObject(with: Data(m.payload.utf8))) as? [String: Any] ?? ["raw": m.payload]
+                left.removeAll { $0.topic == m.topic && $0.done(json) }
+            }
+            return left.isEmpty
+        }
+
         func stop() {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
@@ -318,8 +330,7 @@ import Glibc
     @Test func homeAssistantsBirthMessageBringsTheDiscoveryBack() throws {
         try Self.withLinkedBox { broker, _, sub, bridge throws in
             let discovery = "homeassistant/device/dosetap_\(Self.boxID)/config"
-            #expect(sub.until(discovery) { $0["components"] != nil } != nil)
-            #expect(sub.until(Self.stateTopic) { $0["phase"] as? String == "noDose1" } != nil)
+            #expect(sub.untilEach([(discovery, { $0["components"] != nil }), (Self.stateTopic, { $0["phase"] as? String == "noDose1" })]))
             try broker.publish(discovery, nil, retain: true)
             #expect(sub.until(discovery) { $0["raw"] as? String == "" } != nil, "the retained config cleared")
             try broker.publish("homeassistant/status", "offline")
