@@ -1,11 +1,11 @@
 import BoxControl
 import DoseCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-// `watch`: the connection turns into a one-way stream of the night log's feed.
+// `watch`: the connection turns into a one-way stream of the night log's feed, in the
+// control loop: the feed signal's pipe says there is something new, a task reads the next
+// page, and the loop sends it. One page at a time, and only once the last one was sent, so a
+// slow watcher holds at most a page.
 extension ControlServer {
     /// At most this many watchers at once (each holds one of `maxClients` slots); more are
     /// told busy, so watchers never crowd out the commands.
@@ -16,97 +16,105 @@ extension ControlServer {
     /// Entries read from the log per page.
     static let watchPage = 256
 
-    /// Serves one `watch` until the peer hangs up, a write fails or the log cannot be read.
-    /// The signal is subscribed before the first read, so no commit falls between the
-    /// replay and the wait.
-    func follow(_ fd: Int32, after: Int64?) {
-        guard let watch else {
-            _ = send(.failed(code: "501_NOT_AVAILABLE", message: "this boxd has no event feed", status: nil), to: fd)
+    /// Reads a page of the feed in a task and hands it to the loop.
+    func readFeed(_ watch: WatchSource, after: Int64?, for id: UInt64) {
+        Task(executorPreference: ControlExecutor.shared) { [self] in
+            deliver(.page(await watch.read(after, Self.watchPage)), to: id)
+        }
+    }
+}
+
+/// A connection following the feed.
+struct FeedWatcher {
+    /// The feed signal's read end: readable once the log committed something.
+    let wake: Int32
+    /// Names the connection in its `link` reports (a bridge that reconnects has a new one).
+    let token: UInt64
+    /// The newest entry sent (or the one the watcher asked to start after).
+    var cursor: Int64?
+    /// `watching` was sent: the cursor is known.
+    var announced: Bool
+    /// There may be entries after the cursor: a page is asked once the last one was sent.
+    var behind = true
+    var reportedLink = false
+}
+
+extension ControlLoop {
+    /// Turns a command connection into a watcher. The signal is subscribed before the first
+    /// read, so no commit falls between the replay and the wait.
+    mutating func startWatching(_ c: inout ControlConnection, after: Int64?) {
+        guard let watch = server.watch else {
+            c.queue(.failed(code: "501_NOT_AVAILABLE", message: "this boxd has no event feed", status: nil))
+            c.closing = true
             return
         }
-        guard watchers.withLock({ n -> Bool in
-            guard n < Self.maxWatchers else { return false }
-            n += 1
-            return true
-        }) else {
-            _ = send(.busy("boxd is busy: \(Self.maxWatchers) watchers are connected"), to: fd)
+        guard watcherCount < ControlServer.maxWatchers else {
+            c.queue(.busy("boxd is busy: \(ControlServer.maxWatchers) watchers are connected"))
+            c.closing = true
             return
         }
-        defer { watchers.withLock { $0 -= 1 } }
         guard let wake = watch.signal.subscribe() else {
-            _ = send(.failed(code: "503_NO_DESCRIPTORS", message: "boxd cannot watch now: out of file descriptors", status: nil), to: fd)
+            c.queue(.failed(code: "503_NO_DESCRIPTORS", message: "boxd cannot watch now: out of file descriptors", status: nil))
+            c.closing = true
             return
         }
-        defer { watch.signal.unsubscribe(wake) }
-        var timeout = timeval(tv_sec: Self.watchSendTimeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-
-        var frames: [UInt8] = []
-        var reportedLink = false
-        let token = UInt64.random(in: 1...UInt64.max)
-        defer { if reportedLink { watch.link(nil, token) } }
-        var cursor: Int64
-        if let after {
-            cursor = after
-        } else {
-            guard let newest = read(watch, after: nil, fd: fd)?.newest else { return }
-            cursor = newest
-        }
-        guard send(.watching(after: cursor), to: fd) else { return }
-        while true {
-            guard catchUp(watch, cursor: &cursor, fd: fd) else { return }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[0].revents != 0 {
-                // A watcher may send `link` frames (the caregiver bridge); anything else is
-                // ignored, and the end of its stream ends the watch.
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let n = chunk.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) })
-                if n <= 0 { return }
-                frames += chunk[..<n]
-                reportLinks(in: &frames, to: watch, token: token, reported: &reportedLink)
-                if frames.count > ControlProtocol.maxFrameBytes { return }
-            }
-            if fds[1].revents != 0 { FeedSignal.drain(wake) }
-        }
+        watcherCount += 1
+        // Without a cursor the first read only finds the newest entry: the stream starts there.
+        if let after { c.queue(.watching(after: after)) }
+        c.role = .watching(FeedWatcher(wake: wake, token: UInt64.random(in: 1...UInt64.max), cursor: after, announced: after != nil))
     }
 
-    /// Hands each complete `link` frame in `buffer` to the source and drops it from the buffer.
-    private func reportLinks(in buffer: inout [UInt8], to watch: WatchSource, token: UInt64, reported: inout Bool) {
-        while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let frame = Array(buffer[..<nl])
-            buffer.removeSubrange(...nl)
-            if case .success(.link(let report)) = ControlProtocol.decodeCommand(frame) {
-                watch.link(report, token)
-                reported = true
-            }
-        }
+    /// Asks for the next page when the watcher is behind, nothing is being read for it, and
+    /// it has taken what was sent.
+    func askPage(_ c: inout ControlConnection) {
+        guard case .watching(var w) = c.role, let watch = server.watch, w.behind, !c.awaiting, !c.closing, c.output.isEmpty
+        else { return }
+        w.behind = false
+        c.awaiting = true
+        server.readFeed(watch, after: w.announced ? w.cursor : nil, for: c.id)
+        c.role = .watching(w)
     }
 
-    /// Sends every entry after `cursor`, a page at a time, and moves the cursor past them.
-    /// False when the log could not be read (the watcher was told) or the watcher is gone.
-    private func catchUp(_ watch: WatchSource, cursor: inout Int64, fd: Int32) -> Bool {
-        while true {
-            guard let page = read(watch, after: cursor, fd: fd) else { return false }
-            for event in page.events {
-                guard send(.event(event), to: fd) else { return false }
-                cursor = event.id
-            }
-            if page.events.count < Self.watchPage { return true }
-        }
-    }
-
-    /// One read of the feed; on failure the watcher is told why, and nil is returned.
-    private func read(_ watch: WatchSource, after: Int64?, fd: Int32) -> (newest: Int64, events: [FeedEvent])? {
-        let limit = Self.watchPage
-        switch blockingAwait({ await watch.read(after, limit) }) {
-        case .success(let page): return page
+    func pageCame(_ page: Result<(newest: Int64, events: [FeedEvent]), WatchSource.WatchFailure>, on c: inout ControlConnection) {
+        guard case .watching(var w) = c.role else { return }
+        switch page {
         case .failure(let failure):
-            _ = send(.failed(code: "500_LOG_UNREADABLE", message: "the event feed cannot be read: \(failure.message)", status: nil), to: fd)
-            return nil
+            c.queue(.failed(code: "500_LOG_UNREADABLE", message: "the event feed cannot be read: \(failure.message)", status: nil))
+            c.closing = true
+        case .success(let page) where !w.announced:
+            w.cursor = page.newest
+            w.announced = true
+            w.behind = true
+            c.queue(.watching(after: page.newest))
+        case .success(let page):
+            for event in page.events {
+                c.queue(.event(event))
+                w.cursor = event.id
+            }
+            if page.events.count >= ControlServer.watchPage { w.behind = true }
         }
+        c.role = .watching(w)
+    }
+
+    /// The log committed something.
+    func watcherRang(_ c: inout ControlConnection) {
+        guard case .watching(var w) = c.role else { return }
+        FeedSignal.drain(w.wake)
+        w.behind = true
+        c.role = .watching(w)
+    }
+
+    /// A watcher may send `link` frames (the caregiver bridge); anything else is ignored.
+    func linkFrame(_ decoded: Result<Command, ProtocolError>, on c: inout ControlConnection) {
+        guard case .watching(var w) = c.role, case .success(.link(let report)) = decoded, let watch = server.watch else { return }
+        watch.link(report, w.token)
+        w.reportedLink = true
+        c.role = .watching(w)
+    }
+
+    mutating func stopWatching(_ w: FeedWatcher) {
+        server.watch?.signal.unsubscribe(w.wake)
+        if w.reportedLink { server.watch?.link(nil, w.token) }
+        watcherCount -= 1
     }
 }

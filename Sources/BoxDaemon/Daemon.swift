@@ -214,8 +214,9 @@ public final class Daemon: Sendable {
         try server.start()
         await engine.setPhaseObserver { [notifier] status in notifier.notify("STATUS=\(status)") }
         await engine.start(doubtSince: doubtSince)
-        let service = BoxService(daemon: self)
-        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // Shut down in reverse order: the control server first (no command comes after), then the box.
+        let group = ServiceGroup(configuration: .init(services: [BoxService(daemon: self), server],
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
