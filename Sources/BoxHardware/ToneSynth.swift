@@ -118,6 +118,8 @@ public enum ToneSynth {
             return [.tone(g5, ms: 90, gain: 0.5), .silence(ms: 90), .tone(g5, ms: 90, gain: 0.5)]
         case .successRefillDue:  // the success chime, a pause, then two soft low notes: "refill"
             return pattern(for: .success) + [.silence(ms: 350), .tone(a4, ms: 180, gain: 0.45), .silence(ms: 120), .tone(a4, ms: 260, gain: 0.45)]
+        case .skipHold:  // two slow falling notes, low and soft: a skip, unlike the chimes and the buzz
+            return [.tone(a4, ms: 250, gain: 0.55), .silence(ms: 80), .tone(e4, ms: 400, gain: 0.55)]
         case .alarm(let kind, let level):
             let style = style(for: level)
             let closing = isClosingAlert(kind)

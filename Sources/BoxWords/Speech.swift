@@ -95,6 +95,12 @@ public enum Speech {
             guard let supply = state.supply, supply.refillDue else { return said }
             let left = max(0, supply.remainingDoses - 1)
             return "\(said) Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
+        case .recorded(.dose2Skipped):
+            let reason = state.night.skip?.metadata.reason.flatMap(SkipReason.init(rawValue:))
+            let why = reason.map { $0 == .other ? "" : " (\(skipReason($0)))" } ?? ""
+            let undo = state.settings.undoWindow
+            let within = undo < .seconds(60) ? "\(Int(undo.seconds)) seconds" : duration(undo)
+            return "Dose 2 skipped\(why). To undo, hold the button within \(within). Good night."
         case .recorded(let type): return recorded(type, at: now.wall, in: zone, style: style)
         case .recordedEarly: return recorded(.dose2, at: now.wall, in: zone, style: style)
         case .repeatCancelled(let type, _): return "\(Written.label(type).capitalizedFirst) is already recorded. Nothing changed."
@@ -103,6 +109,9 @@ public enum Speech {
         case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
         case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
         case .confirmationCancelled: return "Cancelled. Nothing recorded."
+        case .skipReasonAsked:
+            return "Skipping Dose 2. Why? Press once if drowsy, twice for side effects, or wait. Hold to cancel."
+        case .skipCancelled: return "Skip cancelled. Nothing recorded."
         case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
         case .checkedIn: return "Check-in saved. Good morning."
         case .status, .alarmStopped: return status(state, at: now, style: style)
@@ -124,6 +133,15 @@ public enum Speech {
         case .preAlarm, .mainAlarm, .followUp: return "Time for Dose 2. \(duration(left).capitalizedFirst) left."
         case .remainingWarning, .hardStop: return "Dose window closing in \(duration(left))."
         case .expired: return "Dose window closed."
+        }
+    }
+
+    /// A skip's reason as it is said.
+    static func skipReason(_ reason: SkipReason) -> String {
+        switch reason {
+        case .drowsy: "drowsy"
+        case .sideEffects: "side effects"
+        case .other: "other"
         }
     }
 

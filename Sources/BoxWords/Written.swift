@@ -34,6 +34,8 @@ public enum Written {
         case .awaitingConfirmation(.doubt): "Tonight's record is in doubt: \(confirmHint)"
         case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(confirmHint)"
         case .confirmationCancelled: "Cancelled; nothing recorded."
+        case .skipReasonAsked: "Skipping Dose 2: the box asks why (one press drowsy, two side effects, or wait: other)."
+        case .skipCancelled: "Skip cancelled; nothing recorded."
         case .status: "Status shown."
         case .alarmStopped: "Alarm stopped."
         case .targetSet(let m): "Target set to \(m) minutes."

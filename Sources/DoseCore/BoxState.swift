@@ -7,6 +7,8 @@ public struct BoxState: Sendable, Hashable {
     public var settings: BoxSettings
     public internal(set) var night: Night
     public internal(set) var pending: PendingConfirmation?
+    /// A skip by the button whose reason is being asked.
+    public internal(set) var skipQuestion: SkipQuestion?
     public internal(set) var ringing: Ringing?
     public internal(set) var alarmCursor: AlarmCursor?
     public internal(set) var faults: Set<Fault>
@@ -146,6 +148,7 @@ public struct BoxState: Sendable, Hashable {
     /// out the double gap.
     public func doubleIsMeaningful(button: String, at now: Moment) -> Bool {
         guard let map = settings.buttons[button] else { return false }
+        if skipQuestion?.button == button { return true } // two presses answer "side effects"
         if let p = pending, p.button == button { return false }
         switch map.double {
         case .nothing: return false
@@ -201,6 +204,9 @@ public struct BoxState: Sendable, Hashable {
         if let r = ringing { candidates.append(settings.ringTime - now.elapsed(since: r.since)) }
         if let p = pending {
             candidates.append(.seconds(settings.rules.gestures.confirmationWindowS) - now.elapsed(since: p.since))
+        }
+        if let q = skipQuestion {
+            candidates.append(.seconds(settings.rules.gestures.skipReasonWaitS) - now.elapsed(since: q.since))
         }
         if night.isOpen, !isWindowRunning(at: now), let close = fallbackClose() {
             candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))

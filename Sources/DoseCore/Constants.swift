@@ -53,6 +53,10 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let doubleGapMs: Int
         public let holdMs: Int
         public let confirmHoldMs: Int
+        /// Held this long on the dose button, in the window with Dose 2 owed: skip Dose 2.
+        public let skipHoldMs: Int
+        /// How long the voice waits for a skip's reason before it records `other`.
+        public let skipReasonWaitS: Double
         public let confirmationWindowS: Double
         public let stuckGuardS: Double
     }

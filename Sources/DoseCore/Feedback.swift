@@ -87,6 +87,8 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
     case alreadyRecorded
     /// Dose 1 taken and the supply is low: the success chime, then the refill motif.
     case successRefillDue
+    /// The long hold reached the skip: a falling pair of low notes, the moment it counts.
+    case skipHold
     /// An alert of the plan, at its level.
     case alarm(AlertKind, AlarmLevel)
 
@@ -99,6 +101,7 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
         case .status: "status"
         case .alreadyRecorded: "already_recorded"
         case .successRefillDue: "success_refill_due"
+        case .skipHold: "skip_hold"
         case .alarm(let kind, _): kind.rawValue
         }
     }

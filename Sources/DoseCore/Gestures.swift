@@ -10,6 +10,8 @@ public enum Gesture: Sendable, Hashable, CustomStringConvertible {
     case hold
     /// Still held at the confirm-hold time (2 s), counted from the press.
     case confirmHold
+    /// Still held at the skip-hold time (3 s), counted from the press.
+    case skipHold
     /// Let go after a hold or confirm-hold.
     case releasedAfterHold
     /// The release edge never came within the stuck guard; the button is treated as released.
@@ -24,6 +26,7 @@ public enum Gesture: Sendable, Hashable, CustomStringConvertible {
         case .double: "double"
         case .hold: "hold"
         case .confirmHold: "confirm_hold"
+        case .skipHold: "skip_hold"
         case .releasedAfterHold: "released_after_hold"
         case .stuck: "stuck"
         case .recovered: "recovered"
@@ -82,6 +85,7 @@ public struct GestureRecognizer: Sendable, Hashable {
         public var doubleGap: Duration
         public var hold: Duration
         public var confirmHold: Duration
+        public var skipHold: Duration
         public var stuckGuard: Duration
 
         public init(_ g: DoseConstants.Gestures) {
@@ -89,6 +93,7 @@ public struct GestureRecognizer: Sendable, Hashable {
             doubleGap = .milliseconds(g.doubleGapMs)
             hold = .milliseconds(g.holdMs)
             confirmHold = .milliseconds(g.confirmHoldMs)
+            skipHold = .milliseconds(g.skipHoldMs)
             stuckGuard = .seconds(g.stuckGuardS)
         }
     }
@@ -102,6 +107,7 @@ public struct GestureRecognizer: Sendable, Hashable {
         var start: Duration
         var holdFired = false
         var confirmFired = false
+        var skipFired = false
         /// Set when this is the second press of a double: the first click's release.
         var firstClickReleasedAt: Duration?
     }
@@ -147,6 +153,7 @@ public struct GestureRecognizer: Sendable, Hashable {
         case .down(let p):
             if !p.holdFired { candidates.append(p.start + timings.hold) }
             if !p.confirmFired { candidates.append(p.start + timings.confirmHold) }
+            if !p.skipFired { candidates.append(p.start + timings.skipHold) }
             candidates.append(p.start + timings.stuckGuard)
         case .awaitingSecond(let released):
             candidates.append(released + timings.doubleGap)
@@ -198,7 +205,7 @@ public struct GestureRecognizer: Sendable, Hashable {
     }
 
     /// One deadline, in this order: the end of a lockout, the end of the double gap, then
-    /// (while down) the stuck guard, the hold, the confirm hold.
+    /// (while down) the stuck guard, the hold, the confirm hold, the skip hold.
     private mutating func fireDeadline(at d: Duration, doubleEnabled: Bool, into out: inout [GestureEvent]) {
         if let l = lockoutUntil, l == d {
             lockoutUntil = nil
@@ -227,6 +234,10 @@ public struct GestureRecognizer: Sendable, Hashable {
                 p.confirmFired = true
                 state = .down(p)
                 out.append(GestureEvent(.confirmHold, at: d))
+            } else if !p.skipFired, d == p.start + timings.skipHold {
+                p.skipFired = true
+                state = .down(p)
+                out.append(GestureEvent(.skipHold, at: d))
             }
         default:
             break

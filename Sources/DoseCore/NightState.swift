@@ -23,6 +23,13 @@ public struct PendingConfirmation: Sendable, Hashable {
     public var button: String
 }
 
+/// A skip by the long hold, waiting for its reason (the voice asked: one press drowsy, two
+/// side effects; none within the wait: other). Nothing is recorded until it is answered.
+public struct SkipQuestion: Sendable, Hashable {
+    public var since: Moment
+    public var button: String
+}
+
 public struct Ringing: Sendable, Hashable {
     public var step: AlarmStep
     public var since: Moment

@@ -42,6 +42,9 @@ struct Reduction {
            now.elapsed(since: p.since) >= .seconds(rules.gestures.confirmationWindowS) {
             state.pending = nil // timed out: records nothing
         }
+        if let q = state.skipQuestion, now.elapsed(since: q.since) >= .seconds(rules.gestures.skipReasonWaitS) {
+            answerSkipQuestion(.other, timedOut: true) // waiting is an answer: "or wait"
+        }
         var rungOut: AlarmStep?
         if let ringing = state.ringing, now.elapsed(since: ringing.since) >= settings.ringTime {
             state.ringing = nil
@@ -162,7 +165,20 @@ struct Reduction {
             return .accepted(.faultChanged)
         default: break
         }
-        // A pending confirmation takes precedence over everything else this button does.
+        // A skip's question, then a pending confirmation, take precedence over everything else
+        // this button does.
+        if let q = state.skipQuestion, q.button == button {
+            switch g {
+            case .single: return answerSkipQuestion(.drowsy)
+            case .double: return answerSkipQuestion(.sideEffects)
+            case .hold:
+                state.skipQuestion = nil
+                feedback(.warning, flash: nil)
+                return .accepted(.skipCancelled)
+            default: return .ignored // the release of the long hold itself, and holds held on
+            }
+        }
+        if g == .skipHold { return skipByHold(button: button, isDoseButton: map.isDoseButton) }
         if let p = state.pending, p.button == button {
             switch g {
             case .confirmHold: return confirmPending()
@@ -282,11 +298,47 @@ struct Reduction {
     }
 
     /// Dose 2 skipped: silences the alarm, drops a pending confirmation.
-    mutating func recordSkip(reason: SkipReason?) {
+    mutating func recordSkip(reason: SkipReason?, sound: Sound = .success) {
         stopAlarm()
         state.pending = nil
         record(dose: .dose2Skipped, metadata: DoseMetadata(reason: reason?.rawValue))
-        feedback(.success, flash: nil)
+        feedback(sound, flash: nil)
+    }
+
+    /// The long hold on the dose button, while the window is open and Dose 2 is owed: the
+    /// skip sound at once, then, with the voice on, the question of why (nothing is recorded
+    /// until it is answered); with the voice off, the skip is recorded now, reason `other`.
+    /// Anywhere else the long hold does nothing: it never skips a night whose Dose 2 is taken.
+    mutating func skipByHold(button: String, isDoseButton: Bool) -> Outcome {
+        guard isDoseButton, state.skipQuestion == nil, state.doubt == nil else { return .ignored }
+        switch state.doseStage(at: now) {
+        case .active, .nearClose: break
+        default: return .ignored
+        }
+        guard settings.voice.enabled else {
+            recordSkip(reason: .other, sound: .skipHold)
+            return .accepted(.recorded(.dose2Skipped))
+        }
+        stopAlarm()
+        state.pending = nil
+        state.skipQuestion = SkipQuestion(since: now, button: button)
+        feedback(.skipHold, flash: nil)
+        return .accepted(.skipReasonAsked)
+    }
+
+    /// The skip's reason came (a press, or the wait ran out): the skip is recorded now, unless
+    /// Dose 2 was taken meanwhile (by boxctl: the question then lapses).
+    @discardableResult
+    mutating func answerSkipQuestion(_ reason: SkipReason, timedOut: Bool = false) -> Outcome {
+        state.skipQuestion = nil
+        guard state.doseStage(at: now) != .completed, night.dose1 != nil else { return .ignored }
+        recordSkip(reason: reason)
+        if timedOut {
+            // Time passing has no button to answer: the chime and the words are said here.
+            effects.append(.play(.success))
+            speak(.accepted(.recorded(.dose2Skipped), state: state, at: now))
+        }
+        return .accepted(.recorded(.dose2Skipped))
     }
 
     mutating func snooze() -> Outcome {

@@ -116,7 +116,10 @@ extension Reduction {
 
     /// Records a dose event; whatever confirmation was pending is answered by it.
     mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
-        if type != .snooze { state.pending = nil }
+        if type != .snooze {
+            state.pending = nil
+            state.skipQuestion = nil
+        }
         let s = ensureSession()
         append(.dose(DoseRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type, at: now,
                                 metadata: metadata, source: ctx.source)))

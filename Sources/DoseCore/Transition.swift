@@ -18,6 +18,10 @@ public enum Acceptance: Sendable, Hashable {
     case undone(DoseEventType)
     case awaitingConfirmation(ConfirmKind)
     case confirmationCancelled
+    /// A long hold asked why Dose 2 is skipped; nothing is recorded until the answer.
+    case skipReasonAsked
+    /// A hold took back a skip whose reason was being asked: nothing recorded.
+    case skipCancelled
     case status
     case alarmStopped
     case targetSet(Int)

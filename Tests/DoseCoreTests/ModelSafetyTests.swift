@@ -53,7 +53,8 @@ import Testing
         // The events button's hold logs wake_final, which must not end a night owing Dose 2.
         // (Its single press logs a bathroom event, its confirm hold must not answer a dose
         // confirmation, and a stuck dose button raises a fault until it recovers: each doubles
-        // the states, so they are in the command alphabet, which keeps this one within time.)
+        // the states, so they are in the command alphabet, which keeps this one within time; so
+        // is the long hold that skips.)
         + [Step.gesture(.hold, button: "events")]
         + [.wait(.seconds(1)), .wait(.seconds(20)), .wait(.minutes(10)), .wait(.minutes(45))]
     static let commands: [Step] = [
@@ -63,7 +64,7 @@ import Testing
         .cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: false)),
         .cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: true)),
         .gesture(.single, button: "events"), .gesture(.confirmHold, button: "events"),
-        .gesture(.stuck, button: "dose"), .gesture(.recovered, button: "dose"),
+        .gesture(.stuck, button: "dose"), .gesture(.recovered, button: "dose"), .gesture(.skipHold, button: "dose"),
     ]
 
     struct Node: Hashable {
@@ -282,6 +283,16 @@ import Testing
                !(step.isDoseConfirmHold && before.state.pending != nil) {
                 out.append("a dose recorded in doubt by \(step)")
             }
+            // #32: a skip never hides a dose that was taken, and a button skips only after the
+            // long hold (at once with the voice off; with it on, by the answer to its question).
+            if d.type == .dose2Skipped {
+                if before.ledger.dose2 != nil { out.append("a skip over a Dose 2 taken, by \(step)") }
+                // (A confirmed check-in or wake-final closes a night owing Dose 2 as skipped.)
+                let byCLI = if case .cli(.skipDose2) = step { true } else { step.isConfirmedCLI }
+                if !byCLI, step != .gesture(.skipHold, button: "dose"), before.state.skipQuestion == nil {
+                    out.append("a skip without the long hold, by \(step)")
+                }
+            }
             // No extra dose but by a confirmed boxctl command.
             if d.type == .extraDose, !step.isConfirmedCLI { out.append("extra dose by \(step)") }
             if d.type == .dose2 {
@@ -316,6 +327,10 @@ import Testing
         // A night that owes Dose 2 in a running window is never closed without a confirmation.
         for case .sessionClosed(let c) in t.records where !step.isConfirmedCLI {
             if c.terminalState == .aborted, before.ledger.dose1 != nil { out.append("a night owing Dose 2 closed by \(step)") }
+        }
+        // The skip's question is asked by the long hold of the dose button only.
+        if after.state.skipQuestion != nil, before.state.skipQuestion == nil, step != .gesture(.skipHold, button: "dose") {
+            out.append("a skip asked by \(step)")
         }
         // Undo and confirm never coincide: no pending confirmation while a dose is undoable.
         if after.state.pending != nil, let last = night.lastUndoable,

@@ -36,6 +36,30 @@ import Testing
         """)
     }
 
+    /// #32: Dose 2 skipped at the bedside by the long hold, the reason asked and answered by
+    /// one press; then a hold cancels a second skip before anything is recorded.
+    @Test func aSkipByTheLongHoldWithItsReason() throws {
+        let rig = try BoxRig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        var s = Scenario("""
+        at 22:00 press dose
+        expect sound success
+        advance 170m
+        press dose hold 3200
+        expect sound skip_hold
+        expect said Skipping Dose 2. Why? Press once if drowsy, twice for side effects, or wait. Hold to cancel.
+        expect doses 0 dose2_skipped
+        press dose
+        advance 1s
+        expect sound success
+        expect said Dose 2 skipped (drowsy). To undo, hold the button within 5 seconds. Good night.
+        """, rig: rig)
+        try s.run()
+        let skips = try s.exportedDoses().filter { $0["event_type"] == "dose2_skipped" }
+        #expect(skips.map { $0["reason"] } == ["drowsy"], "\(skips)")
+    }
+
     /// `[voice] enabled = false`: the same night's tones, not a word.
     @Test func theVoiceSwitchedOff() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("voice-off-\(UUID().uuidString.prefix(8))")
