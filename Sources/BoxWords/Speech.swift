@@ -91,10 +91,15 @@ public enum Speech {
         let hold = holdToConfirm(state.settings.rules).capitalizedFirst
         switch a {
         case .recorded(.dose1):
-            let said = recorded(.dose1, at: now.wall, in: zone, style: style)
-            guard let supply = state.supply, supply.refillDue else { return said }
-            let left = max(0, supply.remainingDoses - 1)
-            return "\(said) Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
+            var said = recorded(.dose1, at: now.wall, in: zone, style: style)
+            if let supply = state.supply, supply.refillDue {
+                let left = max(0, supply.remainingDoses - 1)
+                said += " Time to refill: \(left) dose\(left == 1 ? "" : "s") left."
+            }
+            return state.settings.voice.stayInBed ? "\(said) \(stayInBedAfterDose1)" : said
+        case .recorded(.dose2), .recordedEarly:
+            let said = recorded(.dose2, at: now.wall, in: zone, style: style)
+            return state.settings.voice.stayInBed ? "\(said) \(stayInBedAfterDose2)" : said
         case .recorded(.dose2Skipped):
             let reason = state.night.skip?.metadata.reason.flatMap(SkipReason.init(rawValue:))
             let why = reason.map { $0 == .other ? "" : " (\(skipReason($0)))" } ?? ""
@@ -102,7 +107,6 @@ public enum Speech {
             let within = undo < .seconds(60) ? "\(Int(undo.seconds)) seconds" : duration(undo)
             return "Dose 2 skipped\(why). To undo, hold the button within \(within). Good night."
         case .recorded(let type): return recorded(type, at: now.wall, in: zone, style: style)
-        case .recordedEarly: return recorded(.dose2, at: now.wall, in: zone, style: style)
         case .repeatCancelled(let type, _): return "\(Written.label(type).capitalizedFirst) is already recorded. Nothing changed."
         case .undone(let type): return "Undone: \(Written.label(type))."
         case .awaitingConfirmation(.early): return "Dose 2 is early. \(hold) to take it now."
@@ -135,6 +139,11 @@ public enum Speech {
         case .expired: return "Dose window closed."
         }
     }
+
+    /// The stay-in-bed protocol after Dose 1, in the seed's words (SSOT, safety: "Remain in bed
+    /// between doses for safety"), and after Dose 2.
+    public static let stayInBedAfterDose1 = "Remain in bed between doses for safety."
+    public static let stayInBedAfterDose2 = "Remain in bed for safety."
 
     /// A skip's reason as it is said.
     static func skipReason(_ reason: SkipReason) -> String {

@@ -165,7 +165,7 @@ public struct BoxConfig: Sendable {
     public func settings(rules: DoseConstants = .box) -> BoxSettings {
         BoxSettings(rules: rules, targetMinutes: targetMinutes, undoWindow: .seconds(undoSeconds), ringTime: .seconds(ringSeconds),
                     timeZone: timeZone, buttons: Dictionary(uniqueKeysWithValues: buttons.map { ($0.name, $0.map) }),
-                    voice: VoiceSettings(enabled: voice.enabled, clock: voice.clock))
+                    voice: VoiceSettings(enabled: voice.enabled, clock: voice.clock, stayInBed: voice.stayInBed))
     }
 
     /// Every value with its source, for `boxctl config show`.
@@ -186,7 +186,8 @@ public struct BoxConfig: Sendable {
         }
         out += [("led.active_low", String(ledActiveLow)), ("audio.device", audioDevice), ("audio.volume", format(volume))]
         out += [("voice.enabled", String(voice.enabled)), ("voice.volume", format(voice.volume ?? volume)),
-                ("voice.language", voice.language), ("voice.clock", voice.clock.rawValue)]
+                ("voice.language", voice.language), ("voice.clock", voice.clock.rawValue),
+                ("voice.stay_in_bed", String(voice.stayInBed))]
         if let m = caregiverLink {
             out += [("mqtt.enabled", "true"), ("mqtt.host", m.host), ("mqtt.port", String(m.port))]
             out += [("mqtt.tls_ca", m.tlsCA), ("mqtt.tls_cert", m.tlsCert), ("mqtt.tls_key", m.tlsKey), ("mqtt.username", m.username),
@@ -213,6 +214,8 @@ public struct VoiceConfig: Sendable, Hashable {
     public var volume: Double?
     public var language = "en"
     public var clock = ClockStyle.twelveHour
+    /// The stay-in-bed reminder after each dose (the seeds' safety protocol).
+    public var stayInBed = true
 
     public init() {}
 }

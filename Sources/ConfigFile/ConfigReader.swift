@@ -17,7 +17,8 @@ import TOMLKit
 ///   gesture, so it must never take a dose itself).
 /// - `audio.volume`: above 0 and at most 1 (0 would silence the alarms).
 /// - `voice.volume`: the same range (the tones' volume when left out); `voice.language`: a
-///   voice espeak-ng has (asked of `voices`, when given); `voice.clock`: "12h" or "24h".
+///   voice espeak-ng has (asked of `voices`, when given); `voice.clock`: "12h" or "24h";
+///   `voice.stay_in_bed`: a boolean.
 /// - A section the file leaves out (`[gpio]`, `[buttons]`, `[led]`, `[audio]`) takes the
 ///   embedded default's values and shows as "default" in `sources`. A `[led]` section with
 ///   no line keys means a box without an LED.
@@ -58,7 +59,7 @@ struct Reader {
         "gpio": ["chip"],
         "led": ["red", "green", "blue", "line", "active_low"],
         "audio": ["device", "volume"],
-        "voice": ["enabled", "volume", "language", "clock"],
+        "voice": ["enabled", "volume", "language", "clock", "stay_in_bed"],
     ]
     static let buttonKeys: Set<String> = ["line", "active_low", "single", "double", "hold"]
 
@@ -255,6 +256,7 @@ extension Reader {
         guard let style = ClockStyle(rawValue: clock) else { throw ConfigError("voice.clock", "\"\(clock)\" must be \"12h\" or \"24h\"") }
         v.clock = style
         v.language = try string(t, "voice", "language", default: "en")
+        v.stayInBed = try bool(t, "voice", "stay_in_bed", default: true)
         // A name espeak-ng does not know is the file's mistake; espeak-ng itself missing is
         // not: boxd starts, its alarms ring, and the voice's failure is logged when it speaks.
         if v.enabled, voices?.hasVoice(v.language) == false {

@@ -80,14 +80,18 @@ public struct BoxSettings: Sendable, Hashable {
     }
 }
 
-/// The voice's settings: whether it speaks, and how it says a time of day.
+/// The voice's settings: whether it speaks, how it says a time of day, and whether it reminds
+/// the person to stay in bed after a dose.
 public struct VoiceSettings: Sendable, Hashable {
     public var enabled: Bool
     public var clock: ClockStyle
+    /// The stay-in-bed reminder after each dose (SSOT: "always enforce stay-in-bed protocol").
+    public var stayInBed: Bool
 
-    public init(enabled: Bool = true, clock: ClockStyle = .twelveHour) {
+    public init(enabled: Bool = true, clock: ClockStyle = .twelveHour, stayInBed: Bool = true) {
         self.enabled = enabled
         self.clock = clock
+        self.stayInBed = stayInBed
     }
 }
 

@@ -100,7 +100,7 @@ import Testing
         ("[voice]\nclock = \"am/pm\"", "voice.clock: \"am/pm\" must be \"12h\" or \"24h\""),
         ("[voice]\nvolume = 0", "voice.volume: 0 must be above 0 and at most 1 (or voice.enabled = false)"),
         ("[voice]\nenabled = \"yes\"", "voice.enabled: must be true or false"),
-        ("[voice]\nspeed = 2", "voice.speed: unknown key (expected one of clock, enabled, language, volume)"),
+        ("[voice]\nspeed = 2", "voice.speed: unknown key (expected one of clock, enabled, language, stay_in_bed, volume)"),
         ("[mqtt]\nenable = true", "mqtt.enable: unknown key (expected one of base_topic, box_id, discovery_prefix, enabled, host, keepalive_seconds, password_file, port, tls_ca, tls_cert, tls_key, username)"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
@@ -279,6 +279,10 @@ import Testing
         #expect(c.voice.language == "de" && c.voice.volume == 0.3 && c.settings().voice.clock == .twentyFourHour)
         let off = try BoxConfig.parse("[voice]\nenabled = false\nlanguage = \"klingon\"\n", path: "boxd.toml")
         #expect(off.settings().voice.enabled == false, "off is off, whatever the language")
+        let bed = try BoxConfig.parse("[voice]\nstay_in_bed = false\n", path: "boxd.toml")
+        #expect(d.settings().voice.stayInBed && !bed.settings().voice.stayInBed)
+        #expect(bed.entries.contains { $0.key == "voice.stay_in_bed" && $0.value == "false" })
+        #expect(throws: (any Error).self) { try BoxConfig.parse("[voice]\nstay_in_bed = 1\n", path: "boxd.toml") }
     }
 
     @Test func wholeSecondsMayBeWrittenAsFloats() throws {

@@ -21,11 +21,28 @@ import Testing
     @Test func aButtonsDoseIsSaidAfterItsChime() {
         var h = Harness()
         h.takeDose1()
-        #expect(Self.heard(h.lastEffects) == ["play:success", "say:Dose 1 taken at 10:00 PM."])
+        #expect(Self.heard(h.lastEffects) == ["play:success", "say:Dose 1 taken at 10:00 PM. Remain in bed between doses for safety."])
         h.at(minutesAfterDose1: 167)
         h.press(.single)
         // The main alarm (165) and its follow-up (167) ring before the press; the press stops it.
-        #expect(Self.heard(h.lastEffects) == ["stop", "play:success", "say:Dose 2 taken at 12:47 AM. Good night."])
+        #expect(Self.heard(h.lastEffects) == ["stop", "play:success", "say:Dose 2 taken at 12:47 AM. Good night. Remain in bed for safety."])
+    }
+
+    /// #32: the stay-in-bed reminder is said once per dose, after it is recorded, and
+    /// `voice.stay_in_bed = false` leaves it out; a status hold never repeats it.
+    @Test func theStayInBedReminderFollowsEachDoseUnlessSwitchedOff() {
+        var off = Harness(settings: BoxSettings(timeZone: Harness.tz, voice: VoiceSettings(stayInBed: false)))
+        off.takeDose1()
+        #expect(Self.heard(off.lastEffects) == ["play:success", "say:Dose 1 taken at 10:00 PM."])
+        off.at(minutesAfterDose1: 170)
+        off.press(.single)
+        #expect(Self.heard(off.lastEffects).last == "say:Dose 2 taken at 12:50 AM. Good night.")
+
+        var on = Harness()
+        on.takeDose1()
+        on.advance(.minutes(1))
+        on.press(.hold)
+        #expect(!Self.heard(on.lastEffects).contains { $0.contains("Remain in bed") }, "\(Self.heard(on.lastEffects))")
     }
 
     @Test func boxctlIsNeverSpokenAloud() {
@@ -123,6 +140,6 @@ import Testing
     @Test func twentyFourHourTimesWhenAsked() {
         var h = Harness(settings: BoxSettings(timeZone: Harness.tz, voice: VoiceSettings(clock: .twentyFourHour)))
         h.takeDose1()
-        #expect(Self.heard(h.lastEffects).last == "say:Dose 1 taken at 22:00.")
+        #expect(Self.heard(h.lastEffects).last == "say:Dose 1 taken at 22:00. Remain in bed between doses for safety.")
     }
 }
