@@ -65,7 +65,10 @@ public enum Speech {
             case .closed:
                 return "\(first) The Dose 2 window has closed. Do not take Dose 2 without confirming."
             default:
-                return "\(first) Window open. Take Dose 2 now; \(duration(window.remaining(elapsed: elapsed))) left."
+                // The snoozes left, where a double press could still use one (#32).
+                let left = state.snoozesRemaining
+                let snoozes = state.snoozeRefusal(at: now) != nil ? "" : " \(left) snooze\(left == 1 ? "" : "s") left."
+                return "\(first) Window open. Take Dose 2 now; \(duration(window.remaining(elapsed: elapsed))) left.\(snoozes)"
             }
         }
     }

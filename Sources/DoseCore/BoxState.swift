@@ -169,7 +169,7 @@ public struct BoxState: Sendable, Hashable {
     }
 
     /// Why a snooze would be refused now, or nil when it would be accepted.
-    func snoozeRefusal(at now: Moment) -> Refusal? {
+    public func snoozeRefusal(at now: Moment) -> Refusal? {
         guard night.isOpen, night.dose1 != nil else { return .dose1Required }
         if let d2 = night.dose2 { return .dose2AlreadyTaken(at: d2.at.wall) }
         if night.skip != nil { return .dose2WasSkipped }

@@ -28,8 +28,12 @@ import Testing
         h.at(minutesAfterDose1: 78)
         #expect(Speech.status(h.state, at: h.now, style: .twelveHour) == "Dose 1 at 10:00 PM. Dose 2 from 12:30 AM, in 1 hour 12 minutes.")
         h.at(minutesAfterDose1: 199)
-        #expect(Speech.status(h.state, at: h.now, style: .twelveHour) == "Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 41 minutes left.")
-        #expect(Speech.status(h.state, at: h.now, style: .twentyFourHour) == "Dose 1 at 22:00. Window open. Take Dose 2 now; 41 minutes left.")
+        #expect(Speech.status(h.state, at: h.now, style: .twelveHour) == "Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 41 minutes left. 3 snoozes left.")
+        #expect(Speech.status(h.state, at: h.now, style: .twentyFourHour) == "Dose 1 at 22:00. Window open. Take Dose 2 now; 41 minutes left. 3 snoozes left.")
+        h.press(.double) // a snooze: one fewer
+        #expect(Speech.status(h.state, at: h.now, style: .twelveHour).hasSuffix("; 41 minutes left. 2 snoozes left."))
+        h.at(minutesAfterDose1: 226) // 14 minutes left: no snooze now, so none is offered
+        #expect(Speech.status(h.state, at: h.now, style: .twelveHour) == "Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 14 minutes left.")
         h.at(minutesAfterDose1: 241)
         #expect(Speech.status(h.state, at: h.now, style: .twelveHour) == "Dose 1 at 10:00 PM. The Dose 2 window has closed. Do not take Dose 2 without confirming.")
     }

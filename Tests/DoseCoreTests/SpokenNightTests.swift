@@ -96,7 +96,7 @@ import Testing
         h.takeDose1()
         h.at(minutesAfterDose1: 210)
         h.press(.hold)
-        #expect(Self.heard(h.lastEffects) == ["stop", "say:Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 30 minutes left."])
+        #expect(Self.heard(h.lastEffects) == ["stop", "say:Dose 1 at 10:00 PM. Window open. Take Dose 2 now; 30 minutes left. 3 snoozes left."])
     }
 
     @Test func refusalsAndConfirmationsAreSaid() {
