@@ -13,7 +13,7 @@ public enum TestSignals {
     public static let sounds: [String: Sound] = {
         var all: [String: Sound] = ["success": .success, "warning": .warning, "error": .error, "stop": .stop, "status": .status,
                                     "already_recorded": .alreadyRecorded, "success_refill_due": .successRefillDue,
-                                    "skip_hold": .skipHold]
+                                    "skip_hold": .skipHold, "minute_tick": .minuteTick]
         for level in AlarmLevel.allCases { all["alarm_\(level)"] = .alarm(.mainAlarm, level) }
         for kind in AlertKind.allCases { all[kind.rawValue] = .alarm(kind, .standard) }
         return all

@@ -120,6 +120,8 @@ public enum ToneSynth {
             return pattern(for: .success) + [.silence(ms: 350), .tone(a4, ms: 180, gain: 0.45), .silence(ms: 120), .tone(a4, ms: 260, gain: 0.45)]
         case .skipHold:  // two slow falling notes, low and soft: a skip, unlike the chimes and the buzz
             return [.tone(a4, ms: 250, gain: 0.55), .silence(ms: 80), .tone(e4, ms: 400, gain: 0.55)]
+        case .minuteTick:  // one short soft tick, quieter than any alert
+            return [.tone(c6, ms: 25, gain: 0.3)]
         case .alarm(let kind, let level):
             let style = style(for: level)
             let closing = isClosingAlert(kind)

@@ -11,6 +11,8 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var skipQuestion: SkipQuestion?
     public internal(set) var ringing: Ringing?
     public internal(set) var alarmCursor: AlarmCursor?
+    /// The last minutes' ticks given (or let pass) for this Dose 1.
+    public internal(set) var tickCursor: AlarmCursor?
     public internal(set) var faults: Set<Fault>
     public internal(set) var shownLED: LEDPattern?
     /// Tonight's doses could not be established from the log (see `Action.enterDoubt`).
@@ -116,6 +118,23 @@ public struct BoxState: Sendable, Hashable {
         return c.through
     }
 
+    /// The last minutes' soft ticks (#32; SSOT 2.4.3, accessibility: a tick every minute in the
+    /// last 5 minutes), as offsets after Dose 1: each whole minute before the close, within
+    /// `alerts.minute_ticks_within_min_of_close`, but for those where an alert of the plan
+    /// rings (the alarm wins). None once Dose 2 is taken or skipped.
+    public var minuteTicks: [Duration] {
+        guard !plan.steps.isEmpty else { return [] }
+        let alerts = Set(plan.steps.map(\.offset))
+        let within = Int(settings.rules.alerts.minuteTicksWithinMinOfClose)
+        guard within >= 1 else { return [] }
+        return (1...within).reversed().map { window.closesAfter - .minutes(Double($0)) }.filter { !alerts.contains($0) }
+    }
+
+    var tickThrough: Duration? {
+        guard let c = tickCursor, c.dose1ID == night.dose1?.id else { return nil }
+        return c.through
+    }
+
     /// The next alarm to ring and how far away it is.
     public func nextAlarm(at now: Moment) -> (step: AlarmStep, dueIn: Duration)? {
         guard let elapsed = elapsedSinceDose1(at: now), let step = remainingPlan.steps.first else { return nil }
@@ -196,6 +215,7 @@ public struct BoxState: Sendable, Hashable {
             if let next = caregiverPlan.steps.first(where: { $0.offset > elapsed && !night.hasNotified($0.alert) }) {
                 candidates.append(next.offset - elapsed)
             }
+            if let tick = minuteTicks.first(where: { $0 > elapsed }) { candidates.append(tick - elapsed) }
             let yellow = window.closesAfter - .minutes(settings.rules.led.yellowWithinMinOfClose)
             for edge in [window.opensAfter, yellow, window.nearCloseAfter, window.closesAfter] where edge > elapsed {
                 candidates.append(edge - elapsed)

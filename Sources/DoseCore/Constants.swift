@@ -25,6 +25,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let hardStopWarningsBeforeCloseMin: [Double]
         /// Warnings this close to the close (or closer) ring at the critical level.
         public let criticalWithinMinOfClose: Double
+        /// A soft tick each whole minute this close to the close, where no alert rings.
+        public let minuteTicksWithinMinOfClose: Double
     }
     public struct WakeAlarm: Sendable, Hashable, Decodable {
         public let preAlarmBeforeTargetMin: Double

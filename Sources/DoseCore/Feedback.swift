@@ -89,6 +89,8 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
     case successRefillDue
     /// The long hold reached the skip: a falling pair of low notes, the moment it counts.
     case skipHold
+    /// A soft tick each minute in the last minutes of the window.
+    case minuteTick
     /// An alert of the plan, at its level.
     case alarm(AlertKind, AlarmLevel)
 
@@ -102,6 +104,7 @@ public enum Sound: Sendable, Hashable, CustomStringConvertible {
         case .alreadyRecorded: "already_recorded"
         case .successRefillDue: "success_refill_due"
         case .skipHold: "skip_hold"
+        case .minuteTick: "minute_tick"
         case .alarm(let kind, _): kind.rawValue
         }
     }

@@ -57,7 +57,21 @@ struct Reduction {
         if let rungOut, state.ringing == nil, let elapsed = state.elapsedSinceDose1(at: now) {
             speak(.alert(rungOut.kind, elapsed: elapsed, rules: rules))
         }
+        giveMinuteTick(wordsSaid: rungOut != nil)
         announceCaregiverSteps()
+    }
+
+    /// The last minutes' tick that fell due, once: a soft tick and "closing in N minutes",
+    /// never over a ringing alarm (the alarm wins), and not late (boxd was down at its minute).
+    /// No words when an alert's words were just said.
+    mutating func giveMinuteTick(wordsSaid: Bool) {
+        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return }
+        let through = state.tickThrough
+        guard let tick = state.minuteTicks.last(where: { tick in tick <= elapsed && through.map { tick > $0 } ?? true }) else { return }
+        state.tickCursor = AlarmCursor(dose1ID: d1.id, through: tick)
+        guard state.ringing == nil, elapsed - tick < .seconds(30) else { return }
+        effects.append(.play(.minuteTick))
+        if !wordsSaid { speak(.alert(.remainingWarning, elapsed: tick, rules: rules)) }
     }
 
     /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never

@@ -81,7 +81,7 @@ import Glibc
         boxctl sim fault log-readonly
         advance 5h
         expect alive
-        expect sounds success window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
+        expect sounds success window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical minute_tick minute_tick hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
         press dose hold 2500
         expect alive
         """)

@@ -39,7 +39,7 @@ import Glibc
         press dose
         expect sound success
         advance 5h
-        expect sounds window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
+        expect sounds window_open/gentle pre_alarm/standard main_alarm/critical follow_up/critical follow_up/critical follow_up/critical remaining_warning/standard hard_stop/standard hard_stop/critical minute_tick minute_tick hard_stop/critical remaining_warning/critical hard_stop/critical expired/critical
         expect phase closed
         expect led red closed
         expect status terminal_state null
