@@ -52,26 +52,29 @@ struct Reduction {
             rungOut = ringing.step
         }
         ringDueAlarms()
+        let ticked = giveMinuteTick()
         // The alarm wins: an alert's words come once it has rung out, with the time left now,
-        // and not at all when the next alert rings in its place.
+        // and not at all when the next alert rings in its place. A tick's words come after it
+        // (the words after a sound, never a sound over the words), unless an alert's do.
         if let rungOut, state.ringing == nil, let elapsed = state.elapsedSinceDose1(at: now) {
             speak(.alert(rungOut.kind, elapsed: elapsed, rules: rules))
+        } else if let ticked {
+            speak(.alert(.remainingWarning, elapsed: ticked, rules: rules))
         }
-        giveMinuteTick(wordsSaid: rungOut != nil)
         announceCaregiverSteps()
     }
 
-    /// The last minutes' tick that fell due, once: a soft tick and "closing in N minutes",
-    /// never over a ringing alarm (the alarm wins), and not late (boxd was down at its minute).
-    /// No words when an alert's words were just said.
-    mutating func giveMinuteTick(wordsSaid: Bool) {
-        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return }
+    /// The last minutes' tick that fell due, once: a soft tick (its words, "closing in N
+    /// minutes", follow in `passTime`), never over a ringing alarm (the alarm wins), and not
+    /// late (boxd was down at its minute). Returns the tick's offset when it played.
+    mutating func giveMinuteTick() -> Duration? {
+        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return nil }
         let through = state.tickThrough
-        guard let tick = state.minuteTicks.last(where: { tick in tick <= elapsed && through.map { tick > $0 } ?? true }) else { return }
+        guard let tick = state.minuteTicks.last(where: { tick in tick <= elapsed && through.map { tick > $0 } ?? true }) else { return nil }
         state.tickCursor = AlarmCursor(dose1ID: d1.id, through: tick)
-        guard state.ringing == nil, elapsed - tick < .seconds(30) else { return }
+        guard state.ringing == nil, elapsed - tick < .seconds(30) else { return nil }
         effects.append(.play(.minuteTick))
-        if !wordsSaid { speak(.alert(.remainingWarning, elapsed: tick, rules: rules)) }
+        return tick
     }
 
     /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never
