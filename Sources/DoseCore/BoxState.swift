@@ -9,6 +9,9 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var pending: PendingConfirmation?
     /// A skip by the button whose reason is being asked.
     public internal(set) var skipQuestion: SkipQuestion?
+    /// The button whose hold cancelled a skip, until its next press: the same hold, kept
+    /// down past the long hold, must not ask again.
+    var skipCancelledBy: String?
     public internal(set) var ringing: Ringing?
     public internal(set) var alarmCursor: AlarmCursor?
     /// The last minutes' ticks given (or let pass) for this Dose 1.

@@ -172,6 +172,7 @@ struct Reduction {
         guard let map = settings.buttons[button] else { return .refused(.unknownButton(button)) }
         switch g {
         case .pressed:
+            if state.skipCancelledBy == button { state.skipCancelledBy = nil }
             effects.append(.flash(.ack, duration: nil))
             return .accepted(.acknowledged)
         case .stuck:
@@ -190,6 +191,7 @@ struct Reduction {
             case .double: return answerSkipQuestion(.sideEffects)
             case .hold:
                 state.skipQuestion = nil
+                state.skipCancelledBy = button
                 feedback(.warning, flash: nil)
                 return .accepted(.skipCancelled)
             default: return .ignored // the release of the long hold itself, and holds held on
@@ -327,7 +329,7 @@ struct Reduction {
     /// until it is answered); with the voice off, the skip is recorded now, reason `other`.
     /// Anywhere else the long hold does nothing: it never skips a night whose Dose 2 is taken.
     mutating func skipByHold(button: String, isDoseButton: Bool) -> Outcome {
-        guard isDoseButton, state.skipQuestion == nil, state.doubt == nil else { return .ignored }
+        guard isDoseButton, state.skipQuestion == nil, state.skipCancelledBy != button, state.doubt == nil else { return .ignored }
         switch state.doseStage(at: now) {
         case .active, .nearClose: break
         default: return .ignored
