@@ -51,9 +51,13 @@ struct ControlConnection {
         broken || (isWatching && inputEnded) || (output.isEmpty && !awaiting && (closing || inputEnded))
     }
 
-    /// Queues a reply line; the peer has until `deadline` to take it.
+    /// Queues a reply line; the peer has until `deadline` to take it. A reply that cannot be
+    /// encoded closes the connection, so the client hears of it at once.
     mutating func queue(_ reply: Reply) {
-        guard let data = try? ControlProtocol.line(reply) else { return }
+        guard let data = try? ControlProtocol.line(reply) else {
+            broken = true
+            return
+        }
         if output.isEmpty { deadline = .now + .seconds(ControlServer.watchSendTimeoutSeconds) }
         output += data
     }

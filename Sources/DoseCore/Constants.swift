@@ -27,6 +27,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let criticalWithinMinOfClose: Double
         /// A soft tick each whole minute this close to the close, where no alert rings.
         public let minuteTicksWithinMinOfClose: Double
+        /// A tick this late (boxd was down at its minute) is not given.
+        public let minuteTickLateS: Double
     }
     public struct WakeAlarm: Sendable, Hashable, Decodable {
         public let preAlarmBeforeTargetMin: Double

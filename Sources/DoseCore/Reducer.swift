@@ -64,19 +64,6 @@ struct Reduction {
         announceCaregiverSteps()
     }
 
-    /// The last minutes' tick that fell due, once: a soft tick (its words, "closing in N
-    /// minutes", follow in `passTime`), never over a ringing alarm (the alarm wins), and not
-    /// late (boxd was down at its minute). Returns the tick's offset when it played.
-    mutating func giveMinuteTick() -> Duration? {
-        guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return nil }
-        let through = state.tickThrough
-        guard let tick = state.minuteTicks.last(where: { tick in tick <= elapsed && through.map { tick > $0 } ?? true }) else { return nil }
-        state.tickCursor = AlarmCursor(dose1ID: d1.id, through: tick)
-        guard state.ringing == nil, elapsed - tick < .seconds(30) else { return nil }
-        effects.append(.play(.minuteTick))
-        return tick
-    }
-
     /// SSOT 3.0 fallbacks A (missed check-in cutoff) and B (prep-time rollover), but never
     /// while the dose window is still running.
     mutating func closeSessionIfDue() {
@@ -301,63 +288,6 @@ struct Reduction {
             return .accepted(.recordedEarly(minutesAfterDose1: Int(elapsed.minutes)))
         }
         return .accepted(.recorded(.dose2))
-    }
-
-    mutating func skip(reason: SkipReason?) -> Outcome {
-        switch state.doseStage(at: now) {
-        case .noDose1: return refuse(.dose1Required, sound: .error, flash: .refused)
-        case .beforeWindow: return refuse(.skipBeforeWindow, sound: .error, flash: .refused)
-        case .completed:
-            if let d2 = night.dose2 { return refuse(.dose2AlreadyTaken(at: d2.at.wall), sound: .stop, flash: .stop) }
-            return refuse(.dose2WasSkipped, sound: .error, flash: .refused)
-        default:
-            recordSkip(reason: reason)
-            return .accepted(.recorded(.dose2Skipped))
-        }
-    }
-
-    /// Dose 2 skipped: silences the alarm, drops a pending confirmation.
-    mutating func recordSkip(reason: SkipReason?, sound: Sound = .success) {
-        stopAlarm()
-        state.pending = nil
-        record(dose: .dose2Skipped, metadata: DoseMetadata(reason: reason?.rawValue))
-        feedback(sound, flash: nil)
-    }
-
-    /// The long hold on the dose button, while the window is open and Dose 2 is owed: the
-    /// skip sound at once, then, with the voice on, the question of why (nothing is recorded
-    /// until it is answered); with the voice off, the skip is recorded now, reason `other`.
-    /// Anywhere else the long hold does nothing: it never skips a night whose Dose 2 is taken.
-    mutating func skipByHold(button: String, isDoseButton: Bool) -> Outcome {
-        guard isDoseButton, state.skipQuestion == nil, state.skipCancelledBy != button, state.doubt == nil else { return .ignored }
-        switch state.doseStage(at: now) {
-        case .active, .nearClose: break
-        default: return .ignored
-        }
-        guard settings.voice.enabled else {
-            recordSkip(reason: .other, sound: .skipHold)
-            return .accepted(.recorded(.dose2Skipped))
-        }
-        stopAlarm()
-        state.pending = nil
-        state.skipQuestion = SkipQuestion(since: now, button: button)
-        feedback(.skipHold, flash: nil)
-        return .accepted(.skipReasonAsked)
-    }
-
-    /// The skip's reason came (a press, or the wait ran out): the skip is recorded now, unless
-    /// Dose 2 was taken meanwhile (by boxctl: the question then lapses).
-    @discardableResult
-    mutating func answerSkipQuestion(_ reason: SkipReason, timedOut: Bool = false) -> Outcome {
-        state.skipQuestion = nil
-        guard state.doseStage(at: now) != .completed, night.dose1 != nil else { return .ignored }
-        recordSkip(reason: reason)
-        if timedOut {
-            // Time passing has no button to answer: the chime and the words are said here.
-            effects.append(.play(.success))
-            speak(.accepted(.recorded(.dose2Skipped), state: state, at: now))
-        }
-        return .accepted(.recorded(.dose2Skipped))
     }
 
     mutating func snooze() -> Outcome {
