@@ -121,6 +121,7 @@ public enum Speech {
         case .skipCancelled: return "Skip cancelled. Nothing recorded."
         case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
         case .checkedIn: return "Check-in saved. Good morning."
+        case .checkInStep(let step): return CheckInWords.step(step, state: state, at: now)
         case .status, .alarmStopped: return status(state, at: now, style: style)
         case .doubtEntered: return "I could not read tonight's record. If you took a dose tonight, do not take more."
         case .nightRestored: return "Tonight's record can be read again."

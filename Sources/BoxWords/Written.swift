@@ -36,6 +36,7 @@ public enum Written {
         case .confirmationCancelled: "Cancelled; nothing recorded."
         case .skipReasonAsked: "Skipping Dose 2: the box asks why (one press drowsy, two side effects, or wait: other)."
         case .skipCancelled: "Skip cancelled; nothing recorded."
+        case .checkInStep(let step): checkInStep(step)
         case .status: "Status shown."
         case .alarmStopped: "Alarm stopped."
         case .targetSet(let m): "Target set to \(m) minutes."
@@ -49,6 +50,18 @@ public enum Written {
         case .supplyLogged(let r):
             (r.kind == .refillLogged ? "Refill logged: +\(r.doses) doses." : "Supply corrected by \(r.doses) doses.")
                 + " Supply: \(supply(SupplyStatus(remainingDoses: r.remainingAfter)))."
+        }
+    }
+
+    /// A step of the check-in by the button, as the journal and the feed write it.
+    static func checkInStep(_ step: CheckInStep) -> String {
+        switch step {
+        case .started(let q): "Morning: wake-final; the check-in asks question \(q.number)."
+        case .answered(let q, let n, let next): "Check-in question \(q.number): \(n) press\(n == 1 ? "" : "es"); asks \(next.number)."
+        case .outOfRange(let q, let n): "Check-in question \(q.number): \(n) presses is out of range; asked again."
+        case .back(let q): "Check-in: back to question \(q.number)."
+        case .stopped(let answered): "Check-in stopped after \(answered) answers; nothing saved."
+        case .saved(_, _, let early): early ? "Check-in saved early; unanswered questions keep the defaults." : "Check-in saved."
         }
     }
 

@@ -12,6 +12,8 @@ public struct BoxState: Sendable, Hashable {
     /// The button whose hold cancelled a skip, until its next press: the same hold, kept
     /// down past the long hold, must not ask again.
     var skipCancelledBy: String?
+    /// The morning check-in by the button, while it is being answered.
+    public internal(set) var checkIn: CheckInProgress?
     public internal(set) var ringing: Ringing?
     public internal(set) var alarmCursor: AlarmCursor?
     /// The last minutes' ticks given (or let pass) for this Dose 1.
@@ -154,6 +156,7 @@ public struct BoxState: Sendable, Hashable {
             }
         }
         if doubt != nil { return .doubt }
+        if checkIn != nil { return .checkIn }
         if faults.contains(where: \.showsOnLED) { return .fault }
         return phasePattern(at: now)
     }
@@ -171,6 +174,7 @@ public struct BoxState: Sendable, Hashable {
     public func doubleIsMeaningful(button: String, at now: Moment) -> Bool {
         guard let map = settings.buttons[button] else { return false }
         if skipQuestion?.button == button { return true } // two presses answer "side effects"
+        if checkIn?.button == button { return false } // a check-in counts presses, not clicks
         if let p = pending, p.button == button { return false }
         switch map.double {
         case .nothing: return false
@@ -231,11 +235,29 @@ public struct BoxState: Sendable, Hashable {
         if let q = skipQuestion {
             candidates.append(.seconds(settings.rules.gestures.skipReasonWaitS) - now.elapsed(since: q.since))
         }
+        if let c = checkIn, let d = checkInDeadline(c) { candidates.append(d.after - now.elapsed(since: d.since)) }
         if night.isOpen, !isWindowRunning(at: now), let close = fallbackClose() {
             candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))
         }
         if let d = doubt { candidates.append(.seconds(d.until.timeIntervalSince(now.wall))) }
         return candidates.min().map { max($0, .zero) }
+    }
+
+    /// When time next decides in a check-in: the count becomes the answer `answer_gap_ms`
+    /// after the last press; with none, the wait runs out `question_wait_s` after the question.
+    /// Nothing while a hold is down (its release decides).
+    func checkInDeadline(_ c: CheckInProgress) -> (since: Moment, after: Duration)? {
+        if c.holding { return nil }
+        if c.presses > 0, let last = c.lastPress { return (last, .milliseconds(settings.rules.checkin.answerGapMs)) }
+        return (c.asked, .seconds(settings.rules.checkin.questionWaitS))
+    }
+
+    /// The morning (#32): Dose 1 taken in the open night, Dose 2 taken, skipped or its window
+    /// closed, and the wake time (`[schedule] wake`) reached since the night began. A hold then
+    /// wakes the box and asks the check-in.
+    public func isMorning(at now: Moment) -> Bool {
+        guard night.isOpen, let s = night.session, night.dose1 != nil, !isWindowRunning(at: now) else { return false }
+        return now.wall >= SessionRules.nextOccurrence(of: settings.rules.session.wakeTime, after: s.start.wall, timeZone: settings.timeZone)
     }
 
     /// When and why the open session closes if nobody checks in.

@@ -64,6 +64,16 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let confirmationWindowS: Double
         public let stuckGuardS: Double
     }
+    /// The morning check-in by the button (#32): answers are counts of presses.
+    public struct CheckIn: Sendable, Hashable, Decodable {
+        /// This long after the last press, with no new one, the count is the answer. Longer
+        /// than a hold, so that a hold is known for one before its press would count.
+        public let answerGapMs: Int
+        /// No press this long after a question: the check-in stops and saves nothing.
+        public let questionWaitS: Double
+        /// Each blink of the LED's count-back of an answer, on and off.
+        public let countBlinkMs: Int
+    }
     public struct SleepEventRule: Sendable, Hashable, Decodable {
         /// The schema's wire name, e.g. "bathroom" or "wake_final".
         public let event: String
@@ -139,6 +149,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     /// Every sleep event type the box knows, with its cooldown.
     public let sleepEvents: [SleepEventRule]
     public let gestures: Gestures
+    public let checkin: CheckIn
     public let feedback: Feedback
     public let safety: Safety
     public let led: LED

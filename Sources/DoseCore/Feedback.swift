@@ -41,6 +41,9 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let doubt = LEDPattern(name: "doubt", color: .amber, segments: [300, 300, 300, 300, 300, 1500], repeats: true)
     public static let confirmDoubt = LEDPattern(name: "confirm_doubt", color: .amber, segments: [80, 80, 80, 80, 80, 80, 80, 760], repeats: true)
 
+    /// A check-in by the button waits for an answer (#32): a slow even white blink.
+    public static let checkIn = LEDPattern(name: "checkin", color: .white, segments: [500, 500], repeats: true)
+
     // One-shot flashes laid over the steady pattern.
     public static let ack = LEDPattern(name: "ack", color: .white, segments: [60], repeats: false)
     public static let confirmation = LEDPattern(name: "confirmation", color: .green, segments: [1500], repeats: false)
@@ -52,6 +55,13 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let undone = LEDPattern(name: "undone", color: .white, segments: [200, 200, 200, 200, 200], repeats: false)
     /// A press that repeated a dose already recorded: two short blue blinks, nothing started.
     public static let alreadyRecorded = LEDPattern(name: "already_recorded", color: .blue, segments: [120, 120, 120], repeats: false)
+    /// A check-in's answer counted back (#32): `presses` white blinks, so that with the voice
+    /// off the person sees what the box took.
+    public static func count(_ presses: Int, blinkMs: Int = DoseConstants.box.checkin.countBlinkMs) -> LEDPattern {
+        let n = max(1, presses)
+        return LEDPattern(name: "count_\(n)", color: .white,
+                          segments: Array((0..<n).flatMap { _ in [blinkMs, blinkMs] }.dropLast()), repeats: false)
+    }
     /// Shown by a status hold when the phase itself is dark: "alive, no dose yet".
     public static let ready = LEDPattern(name: "ready", color: .white, segments: [500], repeats: false)
 

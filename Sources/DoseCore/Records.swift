@@ -99,6 +99,18 @@ public struct DoseMetadata: Sendable, Hashable, Codable {
 }
 
 /// The quick-mode morning check-in of SSOT 2.5, plus notes.
+/// SSOT 2.4.3's narcolepsy flags of the morning check-in, in its order; the raw value is the
+/// column of its SQL (`morning_checkins.had_sleep_paralysis` …).
+public enum NarcolepsyFlag: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case sleepParalysis = "had_sleep_paralysis"
+    case hallucinations = "had_hallucinations"
+    case automaticBehavior = "had_automatic_behavior"
+    case fellOutOfBed = "fell_out_of_bed"
+    case confusionOnWaking = "had_confusion_on_waking"
+
+    public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+}
+
 public struct CheckInAnswers: Sendable, Hashable, Codable {
     public enum FeelRested: String, Sendable, Hashable, CaseIterable, Codable {
         case notAtAll, slightly, moderate, well, veryWell
@@ -118,16 +130,31 @@ public struct CheckInAnswers: Sendable, Hashable, Codable {
     public var mentalClarity: Int
     public var mood: Mood
     public var notes: String?
+    /// The narcolepsy flags said yes to (SSOT 2.4.3 "Narcolepsy-Specific Flags"); the seed's
+    /// default is none.
+    public var flags: Set<NarcolepsyFlag>
 
-    /// The seed's defaults: 3 stars, moderate, mild, 5, neutral.
+    /// The seed's defaults: 3 stars, moderate, mild, 5, neutral, no flags.
     public init(sleepQuality: Int = 3, feelRested: FeelRested = .moderate, grogginess: Grogginess = .mild,
-                mentalClarity: Int = 5, mood: Mood = .neutral, notes: String? = nil) {
+                mentalClarity: Int = 5, mood: Mood = .neutral, notes: String? = nil, flags: Set<NarcolepsyFlag> = []) {
         self.sleepQuality = sleepQuality
         self.feelRested = feelRested
         self.grogginess = grogginess
         self.mentalClarity = mentalClarity
         self.mood = mood
         self.notes = notes
+        self.flags = flags
+    }
+
+    enum CodingKeys: String, CodingKey { case sleepQuality, feelRested, grogginess, mentalClarity, mood, notes, flags }
+
+    /// A frame from a boxctl older than the flags has none: the seed's default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(sleepQuality: try c.decode(Int.self, forKey: .sleepQuality), feelRested: try c.decode(FeelRested.self, forKey: .feelRested),
+                  grogginess: try c.decode(Grogginess.self, forKey: .grogginess), mentalClarity: try c.decode(Int.self, forKey: .mentalClarity),
+                  mood: try c.decode(Mood.self, forKey: .mood), notes: try c.decodeIfPresent(String.self, forKey: .notes),
+                  flags: try c.decodeIfPresent(Set<NarcolepsyFlag>.self, forKey: .flags) ?? [])
     }
 
     public var isValid: Bool {

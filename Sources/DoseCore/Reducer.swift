@@ -45,6 +45,7 @@ struct Reduction {
         if let q = state.skipQuestion, now.elapsed(since: q.since) >= .seconds(rules.gestures.skipReasonWaitS) {
             answerSkipQuestion(.other, timedOut: true) // waiting is an answer: "or wait"
         }
+        passCheckInTime()
         var rungOut: AlarmStep?
         if let ringing = state.ringing, now.elapsed(since: ringing.since) >= settings.ringTime {
             state.ringing = nil
@@ -160,6 +161,7 @@ struct Reduction {
         switch g {
         case .pressed:
             if state.skipCancelledBy == button { state.skipCancelledBy = nil }
+            if state.checkIn?.button == button { countCheckInPress() }
             effects.append(.flash(.ack, duration: nil))
             return .accepted(.acknowledged)
         case .stuck:
@@ -170,8 +172,9 @@ struct Reduction {
             return .accepted(.faultChanged)
         default: break
         }
-        // A skip's question, then a pending confirmation, take precedence over everything else
-        // this button does.
+        // A check-in, a skip's question, then a pending confirmation, take precedence over
+        // everything else this button does.
+        if state.checkIn?.button == button { return checkInGesture(g) }
         if let q = state.skipQuestion, q.button == button {
             switch g {
             case .single: return answerSkipQuestion(.drowsy)
@@ -210,7 +213,7 @@ struct Reduction {
             if let answered = cancelAbsorbedRepeat() { return answered }
             if undoableNow() != nil { return undo() }
             if stopAlarm() { return .accepted(.alarmStopped) }
-            return showStatus()
+            return state.isMorning(at: now) ? startCheckIn(button: button) : showStatus()
         case .log(let type): return logSleepEvent(type, notes: nil, confirmed: false)
         case .nothing: return .ignored
         }

@@ -99,6 +99,7 @@ extension Reduction {
         let terminal = night.terminalState(window: state.window, now: now)
         append(.sessionClosed(SessionCloseRecord(sessionID: s.id, at: now, terminalState: terminal, reason: reason)))
         state.pending = nil
+        state.checkIn = nil // a check-in by the button ends with the night, saved or not
         state.doubt = nil // the doubt ends with the night
         stopAlarm()
         return terminal
@@ -119,6 +120,7 @@ extension Reduction {
         if type != .snooze {
             state.pending = nil
             state.skipQuestion = nil
+            state.checkIn = nil
         }
         let s = ensureSession()
         append(.dose(DoseRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, type: type, at: now,

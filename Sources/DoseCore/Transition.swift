@@ -22,6 +22,8 @@ public enum Acceptance: Sendable, Hashable {
     case skipReasonAsked
     /// A hold took back a skip whose reason was being asked: nothing recorded.
     case skipCancelled
+    /// A step of the morning check-in by the button (#32).
+    case checkInStep(CheckInStep)
     case status
     case alarmStopped
     case targetSet(Int)

@@ -50,6 +50,11 @@ import Testing
         #expect(c.gestures.confirmationWindowS == 15)
         #expect(c.gestures.stuckGuardS == 15)
         #expect(c.led.yellowWithinMinOfClose == 30)
+        // The box's own (#32): no seed value. A hold is known before its press would count.
+        #expect(c.checkin.answerGapMs == 1500)
+        #expect(c.checkin.answerGapMs > c.gestures.holdMs)
+        #expect(c.checkin.questionWaitS == 30)
+        #expect(c.checkin.countBlinkMs == 250)
         #expect(c.safety.dose2ButtonFloorMin == 120)
         #expect(c.safety.newDose1AfterLastDoseMin == 240)
         // SSOT 2.4.3, "Planner": baseline 165, lastWeek.length < 5, consistency < 0.7,

@@ -165,7 +165,8 @@ import Testing
 }
 
 @Suite struct FeedbackTests {
-    static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault]
+    static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
+                                       .doubt, .confirmDoubt, .checkIn]
 
     @Test func everySteadyPatternHasARhythmOfItsOwn() {
         #expect(Set(Self.steady.map(\.segments)).count == Self.steady.count)
