@@ -157,6 +157,18 @@ public struct CheckInAnswers: Sendable, Hashable, Codable {
                   flags: try c.decodeIfPresent(Set<NarcolepsyFlag>.self, forKey: .flags) ?? [])
     }
 
+    /// The flags in the seed's order, so the same answers always make the same bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sleepQuality, forKey: .sleepQuality)
+        try c.encode(feelRested, forKey: .feelRested)
+        try c.encode(grogginess, forKey: .grogginess)
+        try c.encode(mentalClarity, forKey: .mentalClarity)
+        try c.encode(mood, forKey: .mood)
+        try c.encodeIfPresent(notes, forKey: .notes)
+        try c.encode(flags.sorted(), forKey: .flags)
+    }
+
     public var isValid: Bool {
         Self.qualityRange.contains(sleepQuality) && Self.clarityRange.contains(mentalClarity)
     }

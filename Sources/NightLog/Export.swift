@@ -83,7 +83,7 @@ public enum ExportFile: String, Sendable, CaseIterable {
         case .boxSleepEvents:
             ExportFile.sleepEvents.columns + ["source"]
         case .boxMorningCheckins:
-            Self.checkinAnswers + ["notes", "timestamp", "session_id"]
+            Self.checkinAnswers + ["notes", "timestamp", "session_id"] + NarcolepsyFlag.allCases.map(\.rawValue)
         }
     }
 }
@@ -286,7 +286,7 @@ extension NightLog {
 
         case .morningCheckins, .boxMorningCheckins:
             let rest = file == .boxMorningCheckins
-                ? "notes, timestamp, session_id"
+                ? "notes, timestamp, session_id, " + NightLog.flagColumns
                 : ExportFile.checkinColumnsNotCollected.map { "NULL AS \($0)" }.joined(separator: ", ")
             let sql = """
                 SELECT \(ExportFile.checkinAnswers.joined(separator: ", ")), \(rest)

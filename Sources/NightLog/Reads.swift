@@ -184,7 +184,8 @@ extension NightLog {
     static func checkInRecord(_ r: StoredRow, sessionID: String) throws -> LogRecord {
         let answers = CheckInAnswers(sleepQuality: try r.int("sleep_quality"), feelRested: try r.value("feel_rested"),
                                      grogginess: try r.value("grogginess"), mentalClarity: try r.int("mental_clarity"),
-                                     mood: try r.value("mood"), notes: try r.optionalText("notes"))
+                                     mood: try r.value("mood"), notes: try r.optionalText("notes"),
+                                     flags: Set(try NarcolepsyFlag.allCases.filter { try r.int($0.rawValue) != 0 }))
         return .checkIn(CheckInRecord(id: try r.text("id"), sessionID: sessionID, sessionDate: try r.text("session_date"),
                                       at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
                                       answers: answers, source: try r.source("source")))

@@ -93,16 +93,19 @@ extension NightLog {
 
         case .checkIn(let c):
             let a = c.answers
+            let answers: [(any DatabaseValueConvertible)?] = [
+                c.id, seq, c.sessionID, c.sessionDate, c.at.wall.iso8601, c.at.boot, c.at.monoNanos,
+                a.sleepQuality, a.feelRested.rawValue, a.grogginess.rawValue, a.mentalClarity, a.mood.rawValue, a.notes, c.source.description,
+                // Schema v6's names for the same answers (see Schema "v5").
+                c.at.wall.iso8601, a.sleepQuality, a.feelRested.scale, c.sessionID,
+            ]
+            let flags: [(any DatabaseValueConvertible)?] = NarcolepsyFlag.allCases.map { a.flags.contains($0) ? 1 : 0 }
             try db.cachedStatement(sql: """
                 INSERT INTO morning_checkins (id, seq, session_id, session_date, timestamp, boot_id, mono_ns,
                     sleep_quality, feel_rested, grogginess, mental_clarity, mood, notes, source,
-                    completed_at, overall_quality, feeling_rested, wake_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Schema.wakeCountSQL("?")))
-                """).execute(arguments: [c.id, seq, c.sessionID, c.sessionDate, c.at.wall.iso8601, c.at.boot, c.at.monoNanos,
-                                         a.sleepQuality, a.feelRested.rawValue, a.grogginess.rawValue, a.mentalClarity,
-                                         a.mood.rawValue, a.notes, c.source.description,
-                                         // Schema v6's names for the same answers (see Schema "v5").
-                                         c.at.wall.iso8601, a.sleepQuality, a.feelRested.scale, c.sessionID])
+                    completed_at, overall_quality, feeling_rested, wake_count, \(Self.flagColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Schema.wakeCountSQL("?")), \(Self.flagPlaces))
+                """).execute(arguments: StatementArguments(answers + flags))
 
         case .undone(let u):
             // Undo marks the row; it stays for the record and is skipped by state, history and export.
@@ -161,6 +164,10 @@ extension NightLog {
                                          m.source.description])
         }
     }
+
+    /// The narcolepsy flags' columns (v15) and their placeholders, in `NarcolepsyFlag` order.
+    static let flagColumns = NarcolepsyFlag.allCases.map(\.rawValue).joined(separator: ", ")
+    static let flagPlaces = NarcolepsyFlag.allCases.map { _ in "?" }.joined(separator: ", ")
 
     /// Sorted keys, so the same metadata always gives the same bytes; absent keys stay absent.
     static func metadataJSON(_ metadata: DoseMetadata) throws -> String {

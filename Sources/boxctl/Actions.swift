@@ -71,6 +71,20 @@ extension CheckInAnswers.FeelRested: ExpressibleByArgument {}
 extension CheckInAnswers.Grogginess: ExpressibleByArgument {}
 extension CheckInAnswers.Mood: ExpressibleByArgument {}
 
+/// `--sleep-paralysis`, `--hallucinations`, `--automatic-behavior`, `--fell-out-of-bed`,
+/// `--confusion-on-waking`: SSOT 2.4.3's narcolepsy flags, each said yes to by naming it.
+extension NarcolepsyFlag: EnumerableFlag {
+    public static func help(for value: NarcolepsyFlag) -> ArgumentHelp? {
+        switch value {
+        case .sleepParalysis: "Sleep paralysis: could not move on waking."
+        case .hallucinations: "Hallucinations on falling asleep or waking."
+        case .automaticBehavior: "Automatic behaviour: did things without awareness."
+        case .fellOutOfBed: "Fell out of bed."
+        case .confusionOnWaking: "Confusion on waking."
+        }
+    }
+}
+
 struct CheckIn: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "checkin", abstract: "The morning check-in (quick mode). It closes the night.")
     @Option(help: "Sleep quality, 1 to 5.") var quality: Int
@@ -79,6 +93,7 @@ struct CheckIn: ParsableCommand {
     @Option(help: "Mental clarity, 1 to 10.") var clarity: Int = 5
     @Option(help: "veryLow, low, neutral, good or great.") var mood: CheckInAnswers.Mood = .neutral
     @Option(help: "Notes.") var notes: String?
+    @Flag var flags: [NarcolepsyFlag] = []
     @Flag(help: "Check in while Dose 2 is still owed: end the night and record Dose 2 as skipped.") var confirm = false
     @OptionGroup var connection: Connection
 
@@ -89,7 +104,8 @@ struct CheckIn: ParsableCommand {
     }
 
     func run() throws {
-        let answers = CheckInAnswers(sleepQuality: quality, feelRested: rested, grogginess: grogginess, mentalClarity: clarity, mood: mood, notes: notes)
+        let answers = CheckInAnswers(sleepQuality: quality, feelRested: rested, grogginess: grogginess, mentalClarity: clarity, mood: mood, notes: notes,
+                                      flags: Set(flags))
         try connection.run(.checkin(answers, confirm: confirm))
     }
 }

@@ -14,7 +14,7 @@ import Testing
         .status, .take(confirm: false), .take(confirm: true), .skip(reason: nil), .skip(reason: .sideEffects), .snooze, .undo,
         .extra(confirm: true), .log(.bathroom, note: nil, confirm: false), .log(.wakeFinal, note: "slept well", confirm: true),
         .checkin(CheckInAnswers(sleepQuality: 4, feelRested: .well, grogginess: .none, mentalClarity: 8, mood: .good, notes: "ok"), confirm: true),
-        .checkin(CheckInAnswers(), confirm: false), .target(minutes: 180, confirm: true), .config, .doctor,
+        .checkin(CheckInAnswers(), confirm: false), .checkin(CheckInAnswers(flags: [.hallucinations, .fellOutOfBed]), confirm: false), .target(minutes: 180, confirm: true), .config, .doctor,
         .medication(MedicationEntry(medicationID: "adderall_ir", doseValue: 7.5), confirm: false),
         .medication(MedicationEntry(medicationID: "adderall_xr", doseValue: 20_000, doseUnit: "mcg",
                                     takenAt: Date(timeIntervalSince1970: 1_700_000_000.25), notes: "with breakfast"), confirm: true),
@@ -56,6 +56,19 @@ import Testing
         let names = Self.everyCommand.map(\.name)
         #expect(names.filter { $0.contains(".") }.allSatisfy { ["sim.", "bench.", "test."].contains(where: $0.hasPrefix) })
         #expect(Self.everyCommand.filter(\.needsSimulation).allSatisfy { $0.name.hasPrefix("sim.") || $0.name.hasPrefix("bench.") })
+    }
+
+    /// The check-in's narcolepsy flags (#32) by their column names, in the seed's order; a frame
+    /// from a boxctl before them has none.
+    @Test func checkInFlagsOnTheWire() throws {
+        let answers = CheckInAnswers(sleepQuality: 2, flags: [.confusionOnWaking, .sleepParalysis])
+        let text = String(decoding: try ControlProtocol.encoder().encode(Command.checkin(answers, confirm: false)), as: UTF8.self)
+        #expect(text.contains(#""flags":["had_sleep_paralysis","had_confusion_on_waking"]"#))
+        #expect(try Self.decode(text).get() == .checkin(answers, confirm: false))
+        let old = #"{"v":1,"cmd":"checkin","checkin":{"sleep_quality":3,"feel_rested":"moderate","grogginess":"mild","mental_clarity":5,"mood":"neutral"}}"#
+        #expect(try Self.decode(old).get() == .checkin(CheckInAnswers(), confirm: false))
+        let bad = old.replacingOccurrences(of: #""mood":"neutral""#, with: #""mood":"neutral","flags":["had_cataplexy"]"#)
+        #expect(throws: ProtocolError.self) { try Self.decode(bad).get() }
     }
 
     /// A caregiver bridge reads these frames: the spelling is part of the contract.

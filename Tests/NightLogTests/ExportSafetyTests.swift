@@ -58,7 +58,7 @@ import Testing
             #expect(sleep.contains("N1-lights,lights_out,2024-01-16T22:10:00.000Z,2024-02-02,'+1+1,button:main\r\n"))
             #expect(sleep.contains("N1-wake,wake_final,2024-01-17T06:20:00.000Z,2024-02-02,,button:main\r\n"))
             let checkIn = try log.csv(.boxMorningCheckins, from: "2024-02-02", to: "2024-02-02")
-            #expect(checkIn.hasSuffix("2024-02-02,4,moderate,mild,5,neutral,'+1+1,2024-01-17T06:40:00.000Z,N1\r\n"))
+            #expect(checkIn.hasSuffix("2024-02-02,4,moderate,mild,5,neutral,'+1+1,2024-01-17T06:40:00.000Z,N1,0,0,0,0,0\r\n"))
             for file in [ExportFile.sessions, .boxSessions, .boxDoseEvents, .analytics] {
                 #expect(!(try log.csv(file)).contains("'"), "\(file.fileName) has no free text to neutralise")
             }

@@ -10,7 +10,7 @@ import Testing
     static func filled(_ dir: URL) throws -> NightLog {
         let log = try NightLog.open(stateDirectory: dir)
         try log.append(Fixture.night("A", date: "2024-01-15", startDay: 0, notes: tricky))
-        try log.append(Fixture.night("B", date: "2024-01-16", startDay: 1))
+        try log.append(Fixture.night("B", date: "2024-01-16", startDay: 1, flags: [.hallucinations, .confusionOnWaking]))
         try log.append(Fixture.night("C", date: "2024-01-17", startDay: 2))
         return log
     }
@@ -108,7 +108,8 @@ import Testing
                 .boxSessions: "session_date,dose1_time,dose2_time,snooze_count,dose2_skipped,terminal_state,session_id",
                 .boxDoseEvents: "id,event_type,timestamp,session_date,session_id,is_early,is_late,is_extra_dose,snooze_number,reason,source,restored_from",
                 .boxSleepEvents: "id,event_type,timestamp,session_date,notes,source",
-                .boxMorningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id",
+                .boxMorningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id,"
+                    + "had_sleep_paralysis,had_hallucinations,had_automatic_behavior,fell_out_of_bed,had_confusion_on_waking",
             ]
             for (file, header) in expected {
                 #expect(file.fileName.hasPrefix("box-"))
@@ -158,8 +159,9 @@ import Testing
                 """)
             let checkIns = try log.csv(.boxMorningCheckins, from: "2024-01-16", to: "2024-01-16")
             #expect(checkIns == """
-                session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id\r
-                2024-01-16,4,moderate,mild,5,neutral,,2024-01-17T06:40:00.000Z,B\r
+                session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id,\
+                had_sleep_paralysis,had_hallucinations,had_automatic_behavior,fell_out_of_bed,had_confusion_on_waking\r
+                2024-01-16,4,moderate,mild,5,neutral,,2024-01-17T06:40:00.000Z,B,0,1,0,0,1\r
 
                 """)
         }
@@ -172,7 +174,7 @@ import Testing
             let sleep = try log.csv(.boxSleepEvents, from: "2024-01-15", to: "2024-01-15")
             #expect(sleep.contains("A-lights,lights_out,2024-01-15T22:10:00.000Z,2024-01-15,\(quoted),button:main\r\n"))
             let checkIns = try log.csv(.boxMorningCheckins, from: "2024-01-15", to: "2024-01-15")
-            #expect(checkIns.contains(",\(quoted),2024-01-16T06:40:00.000Z,A\r\n"))
+            #expect(checkIns.contains(",\(quoted),2024-01-16T06:40:00.000Z,A,0,0,0,0,0\r\n"))
 
             #expect(csvField("plain") == "plain")
             #expect(csvField("") == "")

@@ -11,8 +11,9 @@ import Testing
         .appendingPathComponent("Fixtures/nightlog-v4.sqlite")
     static let tables = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "log_recoveries", "clock_offsets"]
     /// Columns the v5 migration added (schema seed v6 names), and v6's seqs of undos and closes (see FeedMigrationTests).
-    static let added: Set<String> = ["color_hex", "completed_at", "overall_quality", "feeling_rested", "wake_count",
-                                     "undone_seq", "end_seq", "time_zone"]
+    /// And v15's narcolepsy flags (0 for check-ins kept before).
+    static let added = Set(["color_hex", "completed_at", "overall_quality", "feeling_rested", "wake_count",
+                            "undone_seq", "end_seq", "time_zone"] + NarcolepsyFlag.allCases.map(\.rawValue))
 
     static func copy(to dir: URL) throws -> URL {
         let file = dir.appendingPathComponent(NightLog.fileName)
@@ -27,7 +28,7 @@ import Testing
             #expect(before["sleep_sessions"]?.count == 4 && before["dose_events"]?.count == 7 && before["morning_checkins"]?.count == 3)
 
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags") == true)
             for table in Self.tables {
                 let after = try log.dumpRows(table).map { $0.filter { !Self.added.contains($0.key) } }
                 #expect(after == before[table], "\(table) changed in the migration")

@@ -60,7 +60,7 @@ enum Fixture {
     }
 
     /// A complete, ordinary night: dose2 165 min after dose1, one snooze, a check-in.
-    static func night(_ s: String, date: String, startDay: Double, notes: String? = nil) -> [LogRecord] {
+    static func night(_ s: String, date: String, startDay: Double, notes: String? = nil, flags: Set<NarcolepsyFlag> = []) -> [LogRecord] {
         let m = startDay * 1440
         return [
             open(s, date: date, at: m),
@@ -69,7 +69,7 @@ enum Fixture {
             dose("\(s)-sn", .snooze, at: m + 30 + 160, session: s, date: date, metadata: DoseMetadata(snoozeNumber: 1)),
             dose("\(s)-d2", .dose2, at: m + 30 + 165, session: s, date: date),
             sleepEvent("\(s)-wake", .wakeFinal, at: m + 500, session: s, date: date),
-            checkIn("\(s)-ci", at: m + 520, session: s, date: date, answers: CheckInAnswers(sleepQuality: 4, notes: notes)),
+            checkIn("\(s)-ci", at: m + 520, session: s, date: date, answers: CheckInAnswers(sleepQuality: 4, notes: notes, flags: flags)),
             close(s, at: m + 521),
         ]
     }

@@ -21,7 +21,8 @@ import Testing
             let skipLater = Fixture.sleepEvent("water", .water, at: 100) // logged late by boxctl, in the past
             let checkIn = Fixture.checkIn("ci", at: 520, answers: CheckInAnswers(sleepQuality: 5, feelRested: .veryWell,
                                                                                   grogginess: .none, mentalClarity: 9,
-                                                                                  mood: .great, notes: "good night"))
+                                                                                  mood: .great, notes: "good night",
+                                                                                  flags: [.sleepParalysis, .fellOutOfBed]))
             let closed = Fixture.close(at: 521, state: .completed, reason: .checkIn)
 
             try log.append([opened, lights])

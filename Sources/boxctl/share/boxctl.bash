@@ -350,7 +350,7 @@ _boxctl_log() {
 
 _boxctl_checkin() {
     repeating_flags=()
-    non_repeating_flags=(--confirm --json -h --help)
+    non_repeating_flags=(--sleep-paralysis --hallucinations --automatic-behavior --fell-out-of-bed --confusion-on-waking --confirm --json -h --help)
     repeating_options=()
     non_repeating_options=(--quality --rested --grogginess --clarity --mood --notes --socket --state-dir)
     __boxctl_offer_flags_options 0
