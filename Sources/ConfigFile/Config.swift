@@ -46,6 +46,8 @@ public struct BoxConfig: Sendable {
     public var caregiverLink: CaregiverLinkConfig?
     /// `[voice]` (#15): spoken status and warnings, through the tones' player.
     public var voice = VoiceConfig()
+    /// `[schedule]` (#32): the person's sleep start, wake, prep time and missed check-in cut-off.
+    public var schedule: DoseConstants.Session = DoseConstants.box.session
     /// Where each value came from, by key: "default" or the file's path. Every key of
     /// `entries` has one; a key the file does not set is never put down to the file.
     public var sources: [String: String]
@@ -161,9 +163,11 @@ public struct BoxConfig: Sendable {
         return try reader.config(rules: rules, path: path)
     }
 
-    /// The dose rules' settings this config asks for.
+    /// The dose rules' settings this config asks for, with `[schedule]`'s times in the rules.
     public func settings(rules: DoseConstants = .box) -> BoxSettings {
-        BoxSettings(rules: rules, targetMinutes: targetMinutes, undoWindow: .seconds(undoSeconds), ringTime: .seconds(ringSeconds),
+        var rules = rules
+        rules.session = schedule
+        return BoxSettings(rules: rules, targetMinutes: targetMinutes, undoWindow: .seconds(undoSeconds), ringTime: .seconds(ringSeconds),
                     timeZone: timeZone, buttons: Dictionary(uniqueKeysWithValues: buttons.map { ($0.name, $0.map) }),
                     voice: VoiceSettings(enabled: voice.enabled, clock: voice.clock, stayInBed: voice.stayInBed))
     }
@@ -188,6 +192,9 @@ public struct BoxConfig: Sendable {
         out += [("voice.enabled", String(voice.enabled)), ("voice.volume", format(voice.volume ?? volume)),
                 ("voice.language", voice.language), ("voice.clock", voice.clock.rawValue),
                 ("voice.stay_in_bed", String(voice.stayInBed))]
+        out += [("schedule.sleep_start", schedule.sleepStart.description), ("schedule.wake", schedule.wakeTime.description),
+                ("schedule.prep_time", schedule.prepTime.description),
+                ("schedule.missed_checkin_cutoff_hours", format(schedule.missedCheckinCutoffH))]
         if let m = caregiverLink {
             out += [("mqtt.enabled", "true"), ("mqtt.host", m.host), ("mqtt.port", String(m.port))]
             out += [("mqtt.tls_ca", m.tlsCA), ("mqtt.tls_cert", m.tlsCert), ("mqtt.tls_key", m.tlsKey), ("mqtt.username", m.username),

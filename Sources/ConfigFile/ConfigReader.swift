@@ -19,6 +19,9 @@ import TOMLKit
 /// - `voice.volume`: the same range (the tones' volume when left out); `voice.language`: a
 ///   voice espeak-ng has (asked of `voices`, when given); `voice.clock`: "12h" or "24h";
 ///   `voice.stay_in_bed`: a boolean.
+/// - `[schedule]` (`scheduleSection`): times of day as "HH:MM"; `prep_time` on the hour, from
+///   12:00 to 23:00 (it is also where a night's date rolls over, so it must fall between a
+///   morning and its evening); `wake` before it; `missed_checkin_cutoff_hours` 1 to 12.
 /// - A section the file leaves out (`[gpio]`, `[buttons]`, `[led]`, `[audio]`) takes the
 ///   embedded default's values and shows as "default" in `sources`. A `[led]` section with
 ///   no line keys means a box without an LED.
@@ -54,12 +57,13 @@ struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "": ["box", "gpio", "buttons", "led", "audio", "voice", "mqtt"],
+        "": ["box", "gpio", "buttons", "led", "audio", "voice", "schedule", "mqtt"],
         "box": ["time_zone", "target_minutes", "undo_seconds", "ring_seconds"],
         "gpio": ["chip"],
         "led": ["red", "green", "blue", "line", "active_low"],
         "audio": ["device", "volume"],
         "voice": ["enabled", "volume", "language", "clock", "stay_in_bed"],
+        "schedule": ["sleep_start", "wake", "prep_time", "missed_checkin_cutoff_hours"],
     ]
     static let buttonKeys: Set<String> = ["line", "active_low", "single", "double", "hold"]
 
@@ -220,9 +224,11 @@ struct Reader {
 
         let caregiverLink = try mqtt()
         let voice = try voiceSection()
-        let config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
+        let schedule = try scheduleSection(rules.session)
+        var config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
                                led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, caregiverLink: caregiverLink,
                                voice: voice, sources: sources, path: path)
+        config.schedule = schedule
         // One line, one use: checked here already, without a chip (the chip's own range is
         // checked where the chip is, in boxd). The later key is named.
         var owners: [Int: String] = [:]
@@ -263,5 +269,38 @@ extension Reader {
             throw ConfigError("voice.language", "espeak-ng has no voice named \"\(v.language)\" (espeak-ng --voices lists them)")
         }
         return v
+    }
+}
+
+extension Reader {
+    static let prepHours = 12...23
+    static let cutoffHours = 1.0...12.0
+
+    /// `[schedule]` (#32, SSOT 3.0's user settings), defaults from constants.json.
+    mutating func scheduleSection(_ d: DoseConstants.Session) throws(ConfigError) -> DoseConstants.Session {
+        let t = try table("schedule")
+        if let t { try checkKeys(t, "schedule", allowed: Self.known["schedule"]!) }
+        func time(_ name: String, _ def: ClockTime) throws(ConfigError) -> ClockTime {
+            let text = try string(t, "schedule", name, default: def.description)
+            guard let c = ClockTime(text) else { throw ConfigError("schedule.\(name)", "\"\(text)\" must be a time of day such as 07:00 (HH:MM, 24-hour)") }
+            return c
+        }
+        var s = d
+        s.sleepStart = try time("sleep_start", d.sleepStart)
+        s.wakeTime = try time("wake", d.wakeTime)
+        s.prepTime = try time("prep_time", d.prepTime)
+        guard s.prepTime.minute == 0, Self.prepHours.contains(s.prepTime.hour) else {
+            throw ConfigError("schedule.prep_time", "\(s.prepTime) must be on the hour, from \(Self.prepHours.lowerBound):00 to \(Self.prepHours.upperBound):00 (a night's date rolls over there)")
+        }
+        s.rolloverHour = s.prepTime.hour
+        guard s.wakeTime.hour * 60 + s.wakeTime.minute < s.prepTime.hour * 60 else {
+            throw ConfigError("schedule.wake", "\(s.wakeTime) must come before prep_time (\(s.prepTime))")
+        }
+        s.missedCheckinCutoffH = try number(t, "schedule", "missed_checkin_cutoff_hours", default: d.missedCheckinCutoffH)
+        guard Self.cutoffHours.contains(s.missedCheckinCutoffH) else {
+            throw ConfigError("schedule.missed_checkin_cutoff_hours",
+                              "\(DoseConstants.number(s.missedCheckinCutoffH)) must be from \(DoseConstants.number(Self.cutoffHours.lowerBound)) to \(DoseConstants.number(Self.cutoffHours.upperBound)) hours after the wake time")
+        }
+        return s
     }
 }

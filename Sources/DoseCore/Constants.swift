@@ -45,12 +45,14 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         /// "Dose 2 missing": this many minutes before the window closes, Dose 2 outstanding.
         public let dose2MissingRemainingMin: Double
     }
+    /// The night's schedule (SSOT 3.0). Settable: boxd.toml's `[schedule]` puts the
+    /// person's own times in the settings' copy of the rules (`BoxConfig.settings`).
     public struct Session: Sendable, Hashable, Decodable {
-        public let rolloverHour: Int
-        public let sleepStart: ClockTime
-        public let wakeTime: ClockTime
-        public let prepTime: ClockTime
-        public let missedCheckinCutoffH: Double
+        public var rolloverHour: Int
+        public var sleepStart: ClockTime
+        public var wakeTime: ClockTime
+        public var prepTime: ClockTime
+        public var missedCheckinCutoffH: Double
     }
     public struct Gestures: Sendable, Hashable, Decodable {
         public let debounceMs: Int
@@ -145,7 +147,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let wakeAlarm: WakeAlarm
     public let alarm: Alarm
     public let caregiver: Caregiver
-    public let session: Session
+    public var session: Session
     /// Every sleep event type the box knows, with its cooldown.
     public let sleepEvents: [SleepEventRule]
     public let gestures: Gestures

@@ -84,7 +84,7 @@ import Testing
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
-        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt, voice)"),
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt, schedule, voice)"),
         ("[box]\n\"\" = 1", "box.\"\": unknown key"),
         ("[mqtt]\nenabled = true\nhost = \"hub\"\npassword = \"hunter2\"", "mqtt.password: a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential"),
         ("[mqtt]\nenabled = true", "mqtt.host: is required when mqtt.enabled = true"),
@@ -101,6 +101,14 @@ import Testing
         ("[voice]\nvolume = 0", "voice.volume: 0 must be above 0 and at most 1 (or voice.enabled = false)"),
         ("[voice]\nenabled = \"yes\"", "voice.enabled: must be true or false"),
         ("[voice]\nspeed = 2", "voice.speed: unknown key (expected one of clock, enabled, language, stay_in_bed, volume)"),
+        ("[schedule]\nwake = \"7am\"", "schedule.wake: \"7am\" must be a time of day such as 07:00 (HH:MM, 24-hour)"),
+        ("[schedule]\nwake = \"24:00\"", "schedule.wake: \"24:00\" must be a time of day"),
+        ("[schedule]\nprep_time = \"17:30\"", "schedule.prep_time: 17:30 must be on the hour, from 12:00 to 23:00 (a night's date rolls over there)"),
+        ("[schedule]\nprep_time = \"02:00\"", "schedule.prep_time: 02:00 must be on the hour, from 12:00 to 23:00"),
+        ("[schedule]\nwake = \"19:00\"", "schedule.wake: 19:00 must come before prep_time (18:00)"),
+        ("[schedule]\nmissed_checkin_cutoff_hours = 0", "schedule.missed_checkin_cutoff_hours: 0 must be from 1 to 12 hours after the wake time"),
+        ("[schedule]\nmissed_checkin_cutoff_hours = \"4\"", "schedule.missed_checkin_cutoff_hours: must be a number"),
+        ("[schedule]\nbedtime = \"22:00\"", "schedule.bedtime: unknown key (expected one of missed_checkin_cutoff_hours, prep_time, sleep_start, wake)"),
         ("[mqtt]\nenable = true", "mqtt.enable: unknown key (expected one of base_topic, box_id, discovery_prefix, enabled, host, keepalive_seconds, password_file, port, tls_ca, tls_cert, tls_key, username)"),
     ])
     func badConfigsNameTheKey(toml: String, message: String) {
@@ -283,6 +291,30 @@ import Testing
         #expect(d.settings().voice.stayInBed && !bed.settings().voice.stayInBed)
         #expect(bed.entries.contains { $0.key == "voice.stay_in_bed" && $0.value == "false" })
         #expect(throws: (any Error).self) { try BoxConfig.parse("[voice]\nstay_in_bed = 1\n", path: "boxd.toml") }
+    }
+
+    /// #32's [schedule]: constants.json's times unless set; set, they are the rules the core
+    /// runs on (the morning's hold, the missed check-in cut-off, the rollover and date).
+    @Test func theScheduleSection() throws {
+        let d = try BoxConfig.parse("[box]\ntarget_minutes = 165\n", path: "boxd.toml")
+        #expect(d.settings().rules.session == DoseConstants.box.session)
+        #expect(d.entries.filter { $0.key.hasPrefix("schedule.") }.map { "\($0.key)=\($0.value)" }
+            == ["schedule.sleep_start=21:00", "schedule.wake=07:00", "schedule.prep_time=18:00", "schedule.missed_checkin_cutoff_hours=4"])
+        let c = try BoxConfig.parse("[schedule]\nsleep_start = \"22:30\"\nwake = \"05:45\"\nprep_time = \"16:00\"\nmissed_checkin_cutoff_hours = 2.5\n",
+                                    path: "boxd.toml")
+        let s = c.settings().rules.session
+        #expect(s.sleepStart == ClockTime(hour: 22, minute: 30) && s.wakeTime == ClockTime(hour: 5, minute: 45))
+        #expect(s.prepTime == ClockTime(hour: 16, minute: 0) && s.rolloverHour == 16 && s.missedCheckinCutoffH == 2.5)
+        #expect(c.sources["schedule.wake"] == "boxd.toml" && d.sources["schedule.wake"] == "default")
+        // The core runs on them: a night begun at 22:00 has its morning from 05:45.
+        var state = BoxState(settings: c.settings())
+        let start = Moment(wall: Date(timeIntervalSince1970: 1_795_316_400), boot: "b", monoNanos: 0) // 22:00 New York
+        state.settings.timeZone = TimeZone(identifier: "America/New_York")!
+        for (action, minutes) in [(Action.takeDose(confirmed: false), 0.0), (.takeDose(confirmed: false), 165)] {
+            state = DoseReducer.reduce(state, action, Context(now: start.advanced(by: .minutes(minutes)), source: .cli(uid: 0), ids: ["\(minutes)"])).state
+        }
+        #expect(!state.isMorning(at: start.advanced(by: .minutes(464))), "05:44")
+        #expect(state.isMorning(at: start.advanced(by: .minutes(465))), "05:45")
     }
 
     @Test func wholeSecondsMayBeWrittenAsFloats() throws {
