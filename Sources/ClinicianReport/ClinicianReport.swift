@@ -113,7 +113,7 @@ public enum ClinicianReport {
     static func nightTable(_ nights: [NightFacts], zone: TimeZone) -> Node<HTML.BodyContext> {
         let head: Node<HTML.TableContext> = .thead(.tr(
             .th("Night"), .th("Dose 1"), .th("Dose 2"), .th("Interval"), .th("Target"), .th("On time"),
-            .th("Snoozes"), .th("Skip / override"), .th("Wakings"), .th("Quality")))
+            .th("Snoozes"), .th("Skip / override"), .th("Wakings"), .th("Check-in")))
         let rows: [Node<HTML.TableContext>] = nights.map { n in
             var notes: [String] = []
             if n.skipped { notes.append("skipped" + (n.skipReason.map { " (\($0.rawValue.replacingOccurrences(of: "_", with: " ")))" } ?? "")) }
@@ -132,9 +132,17 @@ public enum ClinicianReport {
                 .td(.text("\(n.snoozeCount)")),
                 .td(.text(notes.joined(separator: ", "))),
                 .td(.text("\(n.nightWakings)")),
-                .td(.text(n.sleepQuality.map { "\($0)/5" } ?? "—")))
+                .td(.text(n.checkIn.map(checkIn) ?? "—")))
         }
         return .section(.class("nights"), .h2("Night by night"), .table(.id("nights-table"), head, .tbody(.group(rows))))
+    }
+
+    /// A night's check-in in a cell: every answer of Quick Mode, then the flags said yes to.
+    static func checkIn(_ a: CheckInAnswers) -> String {
+        let answers = "sleep \(a.sleepQuality)/5, rested \(CheckInWords.rested(a.feelRested)), groggy \(CheckInWords.groggy(a.grogginess)), "
+            + "clarity \(a.mentalClarity)/10, mood \(CheckInWords.mood(a.mood))"
+        let flags = a.flags.sorted().map(CheckInWords.flagName)
+        return flags.isEmpty ? answers : answers + "; " + flags.joined(separator: ", ")
     }
 
     /// Every entry of the medication log, notes included (escaped by Plot like every text).

@@ -24,15 +24,17 @@ public struct NightFacts: Sendable, Hashable {
     public var extraDoses: Int
     /// Sleep events that mean the patient was up in the night (`SleepEventType.isNightWaking`).
     public var nightWakings: Int
-    /// The morning check-in's sleep quality (1–5), if one was given.
-    public var sleepQuality: Int?
+    /// The morning check-in's answers and flags (its latest), if one was given (notes aside).
+    public var checkIn: CheckInAnswers?
+    /// Its sleep quality (1–5).
+    public var sleepQuality: Int? { checkIn?.sleepQuality }
     /// Nil while the night is open.
     public var terminalState: TerminalState?
 
     public init(sessionDate: String, targetMinutes: Int, dose1: Date? = nil, dose2: Date? = nil, intervalMinutes: Double? = nil,
                 onTime: Bool = false, naturalWake: Bool = false, snoozeCount: Int = 0, skipped: Bool = false,
                 skipReason: SkipReason? = nil, earlyOverride: Bool = false, lateOverride: Bool = false, extraDoses: Int = 0,
-                nightWakings: Int = 0, sleepQuality: Int? = nil, terminalState: TerminalState? = .completed) {
+                nightWakings: Int = 0, checkIn: CheckInAnswers? = nil, terminalState: TerminalState? = .completed) {
         self.sessionDate = sessionDate
         self.targetMinutes = targetMinutes
         self.dose1 = dose1
@@ -47,7 +49,7 @@ public struct NightFacts: Sendable, Hashable {
         self.lateOverride = lateOverride
         self.extraDoses = extraDoses
         self.nightWakings = nightWakings
-        self.sleepQuality = sleepQuality
+        self.checkIn = checkIn
         self.terminalState = terminalState
     }
 

@@ -33,10 +33,23 @@ extension NightLog {
                         lateOverride: try row.decode(atIndex: SessionQuery.lateOverride),
                         extraDoses: try row.decode(atIndex: SessionQuery.extraDoses),
                         nightWakings: try row.decode(atIndex: SessionQuery.nightWakings),
-                        sleepQuality: try row.decode(atIndex: SessionQuery.sleepQuality),
+                        checkIn: try Self.checkIn(row, r),
                         terminalState: try state.map { try r.parse($0, "terminal_state") })
                 }
             }
         }
+    }
+
+    /// The night's check-in as `nightFacts`' row holds it, or nil when there was none.
+    private static func checkIn(_ row: Row, _ r: StoredRow) throws -> CheckInAnswers? {
+        guard let quality = try row.decode(atIndex: SessionQuery.sleepQuality) as Int? else { return nil }
+        var flags: Set<NarcolepsyFlag> = []
+        for (i, flag) in NarcolepsyFlag.allCases.enumerated() where try row.decode(atIndex: SessionQuery.firstFlag + i) as Int != 0 {
+            flags.insert(flag)
+        }
+        return CheckInAnswers(sleepQuality: quality, feelRested: try r.parse(try row.decode(atIndex: SessionQuery.feelRested), "feel_rested"),
+                              grogginess: try r.parse(try row.decode(atIndex: SessionQuery.grogginess), "grogginess"),
+                              mentalClarity: try row.decode(atIndex: SessionQuery.mentalClarity),
+                              mood: try r.parse(try row.decode(atIndex: SessionQuery.mood), "mood"), flags: flags)
     }
 }

@@ -39,7 +39,9 @@ enum SessionQuery {
     }
 
     // The columns `facts` adds, after `targetMinutes`.
-    static let earlyOverride = 10, lateOverride = 11, skipReason = 12, extraDoses = 13, nightWakings = 14, sleepQuality = 15
+    static let earlyOverride = 10, lateOverride = 11, skipReason = 12, extraDoses = 13, nightWakings = 14
+    /// The night's check-in (its latest), from `c`: the answers, then the flags in `NarcolepsyFlag` order.
+    static let sleepQuality = 15, feelRested = 16, grogginess = 17, mentalClarity = 18, mood = 19, firstFlag = 20
 
     /// The rest of a `NightFacts`: the overrides and the skip's reason from the metadata,
     /// the extra doses, the night wakings (`SleepEventType.isNightWaking`) and the check-in.
@@ -51,9 +53,14 @@ enum SessionQuery {
                 WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL ORDER BY x.seq LIMIT 1),
             (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'extra_dose' AND x.undone_at IS NULL),
             (SELECT COUNT(*) FROM sleep_events w WHERE w.session_id = s.session_id AND w.event_type IN (\(wakings))),
-            (SELECT c.sleep_quality FROM morning_checkins c WHERE c.session_id = s.session_id ORDER BY c.seq DESC LIMIT 1)
+            c.sleep_quality, c.feel_rested, c.grogginess, c.mental_clarity, c.mood, \(NarcolepsyFlag.allCases.map { "c.\($0.rawValue)" }.joined(separator: ", "))
             """
     }
+
+    private static let checkInJoin = """
+
+        LEFT JOIN morning_checkins c ON c.id = (SELECT id FROM morning_checkins WHERE session_id = s.session_id ORDER BY seq DESC LIMIT 1)
+        """
 
     static func sql(naturalWake: Bool, facts: Bool = false, filter: String, order: String) -> String {
         """
@@ -63,7 +70,7 @@ enum SessionQuery {
             \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes\(facts ? factsSQL : "")
         FROM sleep_sessions s
         LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
-        LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))
+        LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))\(facts ? checkInJoin : "")
         \(filter)
         ORDER BY \(order)
         """

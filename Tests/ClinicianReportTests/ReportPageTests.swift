@@ -55,6 +55,21 @@ import Testing
         #expect(page.contains(#"<td id="on-time">33.3% (1 of 3)</td>"#))
     }
 
+    /// #32: every answer of the night's check-in and the flags said yes to, and a skipped
+    /// night with its reason beside its own check-in.
+    @Test func eachNightShowsItsCheckInAnswersAndFlags() throws {
+        var taken = Self.night("2026-11-21", dose2After: 165)
+        taken.checkIn = CheckInAnswers(sleepQuality: 4, feelRested: .well, grogginess: .none, mentalClarity: 7, mood: .good,
+                                       flags: [.fellOutOfBed, .sleepParalysis])
+        var skipped = Self.night("2026-11-22", dose2After: nil, skipped: .sideEffects)
+        skipped.checkIn = CheckInAnswers(sleepQuality: 2, feelRested: .notAtAll, grogginess: .cantFunction, mentalClarity: 3, mood: .veryLow)
+        let page = Self.page([taken, skipped])
+        let cell = try #require(try Self.row(page, "2026-11-21").split(separator: "|").last)
+        #expect(cell == "sleep4/5,restedwell,groggynotatall,clarity7/10,moodgood;sleepparalysis,felloutofbed")
+        #expect(try Self.row(page, "2026-11-22").contains("|skipped(sideeffects)|0|sleep2/5,restednotatall,groggycannotfunction,clarity3/10,moodverylow|"))
+        #expect(page.contains("sleep 4/5, rested well, groggy not at all, clarity 7/10, mood good; sleep paralysis, fell out of bed"))
+    }
+
     @Test func aDose2OutsideTheWindowIsMarkedMissed() throws {
         let late = Self.night("2026-11-21", dose2After: DoseConstants.box.window.closeMin + 1)
         let page = Self.page([late])
