@@ -52,6 +52,9 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var nextAlarm: NextAlarm?
     public var led: LEDReport
     public var pendingConfirmation: String?
+    /// A question the box asked aloud and waits to be answered by the button (#32):
+    /// "skip_reason", or "checkin_question_N".
+    public var asking: String?
     public var terminalState: String?
     public var lastNight: String?
     public var faults: [FaultReport]
@@ -70,7 +73,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
-        case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, terminalState
+        case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, asking, terminalState
         case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink, supply
     }
 
@@ -95,6 +98,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(nextAlarm, forKey: .nextAlarm)
         try c.encode(led, forKey: .led)
         try c.encode(pendingConfirmation, forKey: .pendingConfirmation)
+        try c.encode(asking, forKey: .asking)
         try c.encode(terminalState, forKey: .terminalState)
         try c.encode(lastNight, forKey: .lastNight)
         try c.encode(faults, forKey: .faults)
@@ -127,6 +131,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         nextAlarm = try c.decodeIfPresent(NextAlarm.self, forKey: .nextAlarm)
         led = try c.decode(LEDReport.self, forKey: .led)
         pendingConfirmation = try c.decodeIfPresent(String.self, forKey: .pendingConfirmation)
+        asking = try c.decodeIfPresent(String.self, forKey: .asking)
         terminalState = try c.decodeIfPresent(String.self, forKey: .terminalState)
         lastNight = try c.decodeIfPresent(String.self, forKey: .lastNight)
         faults = try c.decode([FaultReport].self, forKey: .faults)
@@ -155,6 +160,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         snoozesRemaining = night.isOpen ? state.snoozesRemaining : state.settings.rules.snooze.maxPerNight
         led = LEDReport(color: state.ledPattern(at: now).color.rawValue, pattern: state.ledPattern(at: now).name)
         pendingConfirmation = state.pending?.kind.rawValue
+        asking = state.skipQuestion != nil ? "skip_reason" : state.checkIn.map { "checkin_question_\($0.question.number)" }
         doubt = state.doubt == nil ? nil : Written.doubt
         faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: Written.advice($0)) }
         self.health = health
@@ -224,6 +230,10 @@ public struct StatusReport: Codable, Sendable, Hashable {
         }
         if let p = pendingConfirmation {
             lines.append(p == ConfirmKind.doubt.rawValue ? "Waiting: the dose needs a 2 s hold to confirm" : "Waiting: \(p) Dose 2 needs a 2 s hold to confirm")
+        }
+        if let a = asking {
+            lines.append(a == "skip_reason" ? "Asking: why Dose 2 is skipped (a press: drowsy; two: side effects)"
+                : "Asking: check-in question \(a.split(separator: "_").last ?? "?") of \(CheckInQuestion.allCases.count), answered by presses")
         }
         if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingOccurrences(of: "_", with: " ")) (\(n.level)) at \(clock(n.at))") }
         else if dose1At != nil { lines.append("Next alarm: none") }

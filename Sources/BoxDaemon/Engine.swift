@@ -282,8 +282,8 @@ public actor Engine {
     /// What every batch of transitions ends with: the phase noticed, the timers set.
     func afterTransitions() {
         noticePhase(clock.now())
-        // A sped-up demo clock slows to real time while a confirmation waits for a hand.
-        clock.setRealTime(state.pending != nil)
+        // A sped-up demo clock slows to real time while a question waits for a hand.
+        clock.setRealTime(state.waitsForAHand)
         reschedule()
     }
 

@@ -58,6 +58,10 @@ public struct BoxState: Sendable, Hashable {
 
     var window: DoseWindow { settings.window }
 
+    /// A question waits for a hand on the button (a confirmation, a skip's reason, the
+    /// check-in): its times are a person's, so a sped-up demo clock runs at real speed.
+    public var waitsForAHand: Bool { pending != nil || skipQuestion != nil || checkIn != nil }
+
     /// Time since Dose 1, if it was taken in the open night.
     public func elapsedSinceDose1(at now: Moment) -> Duration? {
         guard night.isOpen, let d1 = night.dose1 else { return nil }

@@ -24,7 +24,7 @@ import TestSupport
         let card = try String(contentsOf: Repository.root.appendingPathComponent("docs/bedside-card.md"), encoding: .utf8)
         #expect(card.contains("| When | Press | Double | Hold 1 s | Hold 2 s | Hold 3 s |"))
         for row in ["No dose yet tonight", "150–240 min (the window)", "After the skip hold", "After 240 min (closed)",
-                    "Dose 2 taken or skipped", "Morning, after wake-final"] {
+                    "Dose 2 taken or skipped", "Morning, from 07:00", "During the check-in"] {
             #expect(card.contains("| \(row)"), "no row for \(row)")
         }
     }

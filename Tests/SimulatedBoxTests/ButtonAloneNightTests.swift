@@ -44,6 +44,7 @@ import TestSupport
         press dose hold 3300
         expect sound skip_hold
         expect said Skipping Dose 2. Why? Press once if drowsy, twice for side effects, or wait.
+        expect status asking skip_reason
         \(Self.bouncy(2))
         advance 1s
         expect said Dose 2 skipped (side effects). To undo, hold the button within 5 seconds.
@@ -54,12 +55,13 @@ import TestSupport
         expect said "Good morning. Dose 1 at 10:00 PM; Dose 2 skipped (side effects). Morning check-in: answer with presses. \
         Hold to go back; hold 3 seconds to save. Question 1: how well did you sleep? Press 1 to 5 times; 5 is best. Or wait to check in later."
         expect led white checkin
+        expect status asking checkin_question_1
 
         """
         for (n, echo) in answers {
             script += "\(Self.bouncy(n))\nadvance 2s\nexpect said \(echo)\n"
         }
-        script += "expect phase completed\n"
+        script += "expect phase completed\nexpect status asking null\n"
         var s = Scenario(script, rig: rig)
         try s.run()
 
