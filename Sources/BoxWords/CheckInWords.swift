@@ -14,6 +14,7 @@ public enum CheckInWords {
         case .outOfRange(let q, let n): return "\(n) presses is not an answer. \(question(q))"
         case .back(let q): return "Back. \(question(q))"
         case .stopped: return "Check-in stopped. Nothing saved. Hold the button to start again."
+        case .alreadySaved: return "The check-in is already saved. Nothing changed."
         case .saved(let q, let n, let early):
             if early { return "Check-in saved; questions not answered keep their usual answers. Good morning." }
             let said = q.flatMap { q in n.map { echo(q, $0) + " " } } ?? ""

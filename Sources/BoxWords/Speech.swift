@@ -53,7 +53,12 @@ public enum Speech {
             if night.skip != nil { return "Dose 2 skipped tonight. Good night." }
             return "Tonight is done. Good night."
         case .finalizing:
-            return "Good morning. Check in when you are ready."
+            // Before the wake time a hold is this status; from it, the hold asks the check-in.
+            let wake = state.settings.rules.session.wakeTime
+            let at = style == .twelveHour
+                ? String(format: "%d:%02d %@", wake.hour % 12 == 0 ? 12 : wake.hour % 12, wake.minute, wake.hour < 12 ? "AM" : "PM")
+                : wake.description
+            return "Good morning. From \(at), hold the button to check in."
         case .beforeWindow, .active, .nearClose, .closed:
             guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return "No dose yet tonight." }
             let window = state.settings.window

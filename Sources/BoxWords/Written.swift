@@ -61,6 +61,7 @@ public enum Written {
         case .outOfRange(let q, let n): "Check-in question \(q.number): \(n) presses is out of range; asked again."
         case .back(let q): "Check-in: back to question \(q.number)."
         case .stopped(let answered): "Check-in stopped after \(answered) answers; nothing saved."
+        case .alreadySaved: "The check-in is already saved; nothing changed."
         case .saved(_, _, let early): early ? "Check-in saved early; unanswered questions keep the defaults." : "Check-in saved."
         }
     }

@@ -14,6 +14,7 @@ public struct BoxState: Sendable, Hashable {
     var skipCancelledBy: String?
     /// The morning check-in by the button, while it is being answered.
     public internal(set) var checkIn: CheckInProgress?
+    var checkInSaved: CheckInSaved?
     public internal(set) var ringing: Ringing?
     public internal(set) var alarmCursor: AlarmCursor?
     /// The last minutes' ticks given (or let pass) for this Dose 1.

@@ -90,4 +90,14 @@ public enum CheckInStep: Sendable, Hashable {
     case stopped(answered: Int)
     /// Saved: after the last question (its echo), or early by the long hold ("done").
     case saved(last: CheckInQuestion?, presses: Int?, early: Bool)
+    /// A press just after the check-in was saved: an answer pressed once too often, never a
+    /// new night's Dose 1 (`CheckInSaved`).
+    case alreadySaved
+}
+
+/// A check-in by the button just saved: for `checkin.question_wait_s` its button's clicks are
+/// answered "already saved", so that a press too many is not taken for tomorrow's Dose 1.
+struct CheckInSaved: Sendable, Hashable {
+    var button: String
+    var at: Moment
 }

@@ -175,6 +175,7 @@ struct Reduction {
         // A check-in, a skip's question, then a pending confirmation, take precedence over
         // everything else this button does.
         if state.checkIn?.button == button { return checkInGesture(g) }
+        if let answered = pressAfterCheckIn(g, button: button) { return answered }
         if let q = state.skipQuestion, q.button == button {
             switch g {
             case .single: return answerSkipQuestion(.drowsy)

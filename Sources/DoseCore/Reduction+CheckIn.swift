@@ -63,6 +63,18 @@ extension Reduction {
         }
     }
 
+    /// A click of the button that just saved a check-in, within the question's wait: one
+    /// press too many, answered "already saved"; nothing is recorded.
+    mutating func pressAfterCheckIn(_ g: Gesture, button: String) -> Outcome? {
+        guard let saved = state.checkInSaved, saved.button == button, g == .single || g == .double else { return nil }
+        guard now.elapsed(since: saved.at) < .seconds(rules.checkin.questionWaitS) else {
+            state.checkInSaved = nil
+            return nil
+        }
+        feedback(.alreadyRecorded, flash: .alreadyRecorded)
+        return .accepted(.checkInStep(.alreadySaved))
+    }
+
     /// Time decides (before every action): the presses became an answer, or the question
     /// waited out. Said here, whatever the action that follows: no button answers for time.
     mutating func passCheckInTime() {
@@ -103,6 +115,7 @@ extension Reduction {
         append(.checkIn(CheckInRecord(id: freshID(), sessionID: s.id, sessionDate: s.date, at: now,
                                       answers: CheckInQuestion.answers(c.counts), source: .button(c.button))))
         closeSession(reason: .checkIn)
+        state.checkInSaved = CheckInSaved(button: c.button, at: now)
         return checkInSaid(.saved(last: last, presses: presses, early: early), sound: .success, byTime: byTime)
     }
 

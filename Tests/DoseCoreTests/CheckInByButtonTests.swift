@@ -224,6 +224,28 @@ import Testing
         #expect(LEDPattern.count(3).segments == [250, 250, 250, 250, 250])
     }
 
+    /// A press just after the check-in is saved (the last answer pressed once too often) is
+    /// never tomorrow's Dose 1: "already saved" for the question's wait; a press after that
+    /// begins a new night as any press after a closed night does.
+    @Test func aPressTooManyAfterTheCheckInIsNoDose() {
+        var h = Self.morning()
+        h.press(.hold)
+        h.press(.releasedAfterHold)
+        h.press(.pressed)
+        h.press(.hold)
+        h.press(.confirmHold)
+        h.press(.skipHold)
+        h.press(.releasedAfterHold)
+        #expect(!h.state.night.isOpen)
+        h.advance(Self.wait - .milliseconds(1))
+        h.press(.pressed)
+        #expect(h.press(.single) == .accepted(.checkInStep(.alreadySaved)))
+        #expect(h.sounds == [.alreadyRecorded])
+        #expect(h.doses.filter { $0.type == .dose1 }.count == 1, "no new Dose 1")
+        h.advance(.milliseconds(1))
+        #expect(h.press(.single) == .accepted(.recorded(.dose1)), "after the wait, a press is a new night's Dose 1")
+    }
+
     /// The recogniser and the reducer together, with bouncy presses: three presses, each with
     /// contact bounce, are three, and one press is no double.
     @Test func bouncyPressesThroughTheRecogniserCountRight() {

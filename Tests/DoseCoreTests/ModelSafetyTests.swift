@@ -257,6 +257,25 @@ import Testing
         #expect(r.transitions > 1000, "the exploration must actually explore (\(r.transitions) transitions)")
     }
 
+    /// #32: the morning, where a hold asks the check-in and presses answer it. No sequence of
+    /// the button (the long hold that saves included) and time breaks a rule.
+    @Test func theMorningCheckInByTheButtonBreaksNoRule() {
+        var h = Harness(settings: Self.settings)
+        h.takeDose1()
+        h.at(minutesAfterDose1: 170)
+        h.press(.single)
+        h.now = Harness.start.advanced(by: .seconds(9 * 3600)) // 07:00, the wake time
+        h.advance(.seconds(1))
+        let taken = h.state.night.liveDoseEvents.filter(\.type.countsAsDose).map { TakenDose(id: $0.id, at: $0.at) }
+        let start = Node(state: h.state, now: h.now, taken: taken, ledger: Ledger(replaying: h.persisted), log: nil)
+        let alphabet = Self.buttons.filter { if case .gesture(_, "events") = $0 { false } else { true } }
+            + [.gesture(.skipHold, button: "dose")]
+        let r = Self.explore(from: start, alphabet: alphabet, depth: 7)
+        print("model[buttons, morning]: \(r.transitions) transitions, \(r.states) states")
+        #expect(r.violations.isEmpty, "\(r.violations.joined(separator: "\n"))")
+        #expect(r.transitions > 1000, "the exploration must actually explore (\(r.transitions) transitions)")
+    }
+
     /// Issue 17: with tonight's record in doubt (a damaged log), no sequence records a dose
     /// without a confirmation.
     @Test(arguments: Phase.allCases)
