@@ -36,6 +36,8 @@ STUCK_GUARD_S = CONSTANTS["gestures"]["stuck_guard_s"]
 HOLD_S = CONSTANTS["gestures"]["hold_ms"] / 1000
 DEBOUNCE_MS = CONSTANTS["gestures"]["debounce_ms"]
 CONFIRM_HOLD_S = CONSTANTS["gestures"]["confirm_hold_ms"] / 1000
+# Held this long in the window, the dose button skips Dose 2 (#32).
+SKIP_HOLD_S = CONSTANTS["gestures"]["skip_hold_ms"] / 1000
 CONFIRMATION_WINDOW_S = CONSTANTS["gestures"]["confirmation_window_s"]
 UNDO_S = CONSTANTS["undo"]["default_s"]
 CACHE = Path(os.environ.get("VBOX_CACHE", REPO / ".build-vbox"))
@@ -744,7 +746,7 @@ def fresh_disk(clean: Path, name: str = "disk.img") -> Path:
 # ----------------------------------------------------------------------------------------
 # What the guest reports: tones from the loopback, LED line levels, button edges
 
-NOTES = {"E3": 164.81, "E4": 329.63, "C5": 523.25, "E5": 659.26, "G5": 783.99, "A5": 880.0,
+NOTES = {"E3": 164.81, "E4": 329.63, "A4": 440.0, "C5": 523.25, "E5": 659.26, "G5": 783.99, "A5": 880.0,
          "C6": 1046.5, "D6": 1174.66, "F6": 1396.91}
 LED_COLORS = {"000": "off", "100": "red", "010": "green", "001": "blue", "110": "yellow/amber", "111": "white",
               "011": "cyan?", "101": "magenta?"}
@@ -1324,6 +1326,90 @@ def scenario_voice(g: Guest) -> bool:
     figs.append(f"test voice and say-status asked at once: {len(said_both)} of 2 answered"
                 + (f" (synthesis {said_both[0][1]} and {said_both[1][1]} ms)" if len(said_both) == 2 else ""))
     return R.add("10 the voice through the loopback card", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
+def scenario_bedside(g: Guest, speed: int = 240) -> bool:
+    """(11) The bedside by the button alone, heard on the loopback card (#32): the long hold's
+    skip sound the moment it counts, and in the morning the hold that asks the check-in, its
+    first question spoken, and an answer of two presses said back."""
+    problems: list[str] = []
+    figs: list[str] = []
+    per_min = 60 / speed
+    cap_file = "/run/vbox/s11.cap"
+    # A zone where it is 21:00 now, and a wake time 5 hours on: at 240x the morning comes in
+    # 75 s. The packaged boxd.toml has [schedule]; the rig's copy changes its wake and zone.
+    zone, _ = bedtime_zone()
+    g.ssh(f"sed -e 's|^time_zone = .*|time_zone = \"{zone}\"|' -e 's|^wake = .*|wake = \"02:00\"|' "
+          "/etc/boxd/boxd.toml > /etc/boxd/vbox-bedside.toml && grep -q '^wake = \"02:00\"' /etc/boxd/vbox-bedside.toml")
+    g.ssh(f"vbox fresh --config /etc/boxd/vbox-bedside.toml --flags '--clock fast:{speed}'")  # returns at READY=1
+    cursor = journal_cursor(g, "boxd")
+    g.ssh("vbox watch s11 200")
+    e1 = parse_edges(g.ssh("vbox press 150").stdout)
+    host_d1 = time.monotonic()
+    st = status_until(g, lambda s: s["dose1_at"] is not None, 10)
+    check(st["dose1_at"] is not None, problems, "press: no Dose 1")
+    d1 = iso_epoch(st["dose1_at"])
+    # 1. In the window (155 min; the window opened at 150), the long hold: the skip's two low
+    # falling notes (A4, E4) once it counts at 3 s, then the question of why.
+    time.sleep(max(0, host_d1 + (WINDOW_OPEN_S / 60 + 5) * per_min - time.monotonic()))  # a time point on the fast clock
+    eh = parse_edges(g.ssh(f"vbox press {int(SKIP_HOLD_S * 1000) + 300}").stdout)
+    counted = eh[0][0] + SKIP_HOLD_S - 0.1  # the skip's sound starts after the hold reached it
+    low = follow(g, f"tail -n +1 -f {cap_file}", tone_line(counted, ("E4",)), 20)
+    check(low is not None, problems, "no skip sound after the long hold")
+    asked = status_until(g, lambda s: s["asking"] == "skip_reason" or s["skipped_at"] is not None, 10)
+    check(asked["asking"] == "skip_reason", problems, f"after the long hold: asking {asked['asking']}")
+    # Unanswered, the wait (10 s, at real speed while it asks) records the reason "other".
+    st = status_until(g, lambda s: s["skipped_at"] is not None, 30)
+    reason = db_query(g, "SELECT json_extract(metadata, '$.reason') FROM dose_events WHERE event_type='dose2_skipped'")
+    check(st["skipped_at"] is not None and reason == "other", problems, f"skip: at {st['skipped_at']}, reason {reason!r}")
+    # 2. The morning (02:00 there, 5 h after Dose 1 on the fast clock): a hold records wake-final
+    # and asks the check-in; its first question is spoken after the chime.
+    st = status_until(g, lambda s: iso_epoch(s["now"]) >= d1 + 5 * 3600 + 30, 5 * 3600 / speed + 60)
+    ew = parse_edges(g.ssh("vbox press 1300").stdout)
+    q1 = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=ew[0][0]), 30)
+    check(q1 is not None, problems, "no speech after the morning hold")
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(parse_kv(q1)["on"] if q1 else ew[-1][0]), 60)
+    st = status_json(g)
+    check(st["asking"] == "checkin_question_1" and st["phase"] == "finalizing", problems,
+          f"after the morning hold: asking {st['asking']}, phase {st['phase']}")
+    # 3. Two presses, 300 ms apart: the answer 2, said back with the next question.
+    ea = parse_edges(g.ssh("vbox edges 0:d,120:u,420:d,540:u").stdout)
+    said = journal_wait(g, "boxd", cursor, ["say \"Sleep 2 of 5. Question 2:"], 30)
+    check(said is not None, problems, "two presses: no \"Sleep 2 of 5.\" said")
+    a2 = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=ea[-1][0]), 30)
+    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(parse_kv(a2)["on"] if a2 else ea[-1][0]), 60)
+    st = status_json(g)
+    check(st["asking"] == "checkin_question_2", problems, f"after the answer: asking {st['asking']}")
+    cap, led_text = split_watch(g.ssh("vbox unwatch s11").stdout)
+    journal = g.ssh(f"journalctl -u boxd --after-cursor='{cursor}' -o cat --no-pager | grep -E 'say |speech dropped|sound ' || true").stdout
+    (RUN / "s11-bedside.txt").write_text(cap + "--- led" + led_text + f"\nedges d1 {e1} hold {eh} wake {ew} answer {ea}\n--- journal\n{journal}")
+    tones, utts = parse_tones(cap), utterances(parse_speech(cap))
+    # The skip sound: A4 then E4, from the moment the hold reached 3 s.
+    a4 = first(tones, lambda t: t["note"] == "A4" and t["on"] > counted)
+    e4 = first(tones, lambda t: t["note"] == "E4" and a4 is not None and t["on"] > a4["on"])
+    check(a4 is not None and e4 is not None, problems, f"skip sound: A4 {a4}, E4 {e4}")
+    if a4:
+        lat = (a4["on"] - (eh[0][0] + SKIP_HOLD_S)) * 1000
+        figs.append(f"long hold: skip sound (A4 {a4['ms']:.0f} ms, E4 {e4['ms'] if e4 else 0:.0f} ms) {lat:.0f} ms after the 3 s mark")
+        check(-5 <= lat <= 1000, problems, f"skip sound {lat:.0f} ms after the 3 s mark")
+    check(not first(tones, lambda t: t["note"] == "A4" and t["on"] < counted), problems, "the skip sound before the hold counted")
+    # The first question: one sentence after the hold's chime, as long as its words.
+    first_q = re.search(r'say "(Good morning\.[^"]*Question 1:[^"]*)"', journal)
+    check(first_q is not None, problems, f"the morning sentence is not in the journal: {journal[-400:]!r}")
+    u = first(utts, lambda x: x["on"] > ew[0][0])
+    chime = first(tones, lambda t: t["note"] == "G5" and t["on"] > ew[0][0])
+    if u and first_q:
+        words = spoken_words(first_q.group(1))
+        ok = 0.15 * words <= u["ms"] / 1000 <= 0.8 * words and u["rms"] >= 0.03
+        check(ok, problems, f"the first question: {u['ms']:.0f} ms, rms {u['rms']:.3f} for {words} words")
+        check(chime is not None and u["on"] >= chime["off"], problems, "the first question did not follow the hold's chime")
+        figs.append(f"morning hold -> chime, then the first question spoken {u['ms']:.0f} ms ({words} words, "
+                    f"starts {(u['on'] - ew[0][0]) * 1000:.0f} ms after the press)")
+    else:
+        problems.append(f"the first question not heard on the card (utterances after the hold: {u})")
+    figs.append("two presses -> \"Sleep 2 of 5.\" and question 2" if said else "two presses: no answer")
+    return R.add("11 the bedside by the button (skip sound, check-in question)", not problems,
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
@@ -2243,7 +2329,7 @@ def main() -> int:
     ap.add_argument("--deb", type=Path, default=None,
                     help="the .deb to install, whatever its .inputs stamp says (the log tells how it stands)")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 11 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -2268,7 +2354,7 @@ def main() -> int:
     kernel = build_kernel()
     rootfs = build_rootfs()
     clean = build_clean_image(kernel, rootfs)
-    wanted = args.only or ["3", "1", "10", "2", "4", "8", "7", "9", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "10", "11", "2", "4", "8", "7", "9", "5", "6", "control"]
     # The next revision is the upgrade's (scenario 7). On this machine's architecture it is made
     # ready for every run, as before, unless --deb names the package; another's (an hour to
     # build) is needed only for 7.
@@ -2285,10 +2371,11 @@ def main() -> int:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "10", "2", "4", "8", "7", "9")]:
+            for name in [n for n in wanted if n in ("3", "1", "10", "11", "2", "4", "8", "7", "9")]:
                 try:
                     {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
-                     "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver, "10": scenario_voice}[name](g)
+                     "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver, "10": scenario_voice,
+                     "11": scenario_bedside}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()
