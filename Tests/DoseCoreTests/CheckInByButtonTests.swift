@@ -57,13 +57,11 @@ import Testing
     /// LED, and saved as `boxctl checkin` saves, by the button, closing the night.
     @Test func aFullCheckInByPressesWithTwoFlags() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         let counts = [4, 4, 2, 7, 4, 2, 1, 1, 1, 2]
         var flashes: [LEDPattern] = []
         for n in counts {
-            h.tap(n)
-            h.advance(Self.gap)
+            h.answer(n)
             flashes += h.lastEffects.compactMap { if case .flash(let p, _) = $0, p.name.hasPrefix("count_") { p } else { nil } }
         }
         #expect(flashes == counts.map { LEDPattern.count($0) })
@@ -83,8 +81,7 @@ import Testing
     /// after the last one still adds to it.
     @Test func theAnswerGapsEdge() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         h.tap(1)
         h.advance(Self.gap - .milliseconds(1))
         #expect(h.state.checkIn?.counts.isEmpty == true)
@@ -99,10 +96,8 @@ import Testing
 
     @Test func aHoldGoesBackAndAtTheFirstQuestionStops() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
-        h.tap(3)
-        h.advance(Self.gap)
+        h.askCheckIn()
+        h.answer(3)
         #expect(h.state.checkIn?.question == .feelRested)
         // Two presses, then a hold: the hold takes them back and, let go, goes back a question.
         h.tap(2)
@@ -126,10 +121,8 @@ import Testing
     /// "Done": the long hold saves what was answered and the seed's defaults for the rest.
     @Test func theLongHoldSavesWithTheSeedsDefaultsForTheRest() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
-        h.tap(2)
-        h.advance(Self.gap)
+        h.askCheckIn()
+        h.answer(2)
         h.press(.pressed)
         h.press(.hold)
         h.press(.confirmHold)
@@ -140,11 +133,9 @@ import Testing
 
     @Test func aCheckInAbandonedHalfWaySavesNothing() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         for n in [4, 3] {
-            h.tap(n)
-            h.advance(Self.gap)
+            h.answer(n)
         }
         h.advance(Self.wait - .milliseconds(1))
         #expect(h.state.checkIn != nil)
@@ -155,17 +146,14 @@ import Testing
         #expect(checkIns(h).isEmpty)
 
         // Asked and never answered: it lapses without a word ("or wait to check in later").
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         h.advance(Self.wait)
         #expect(h.state.checkIn == nil)
         #expect(h.sounds.isEmpty && Self.said(h.lastEffects).isEmpty)
 
         // A restart in the middle: the check-in lived in memory only.
-        h.press(.hold)
-        h.press(.releasedAfterHold)
-        h.tap(5)
-        h.advance(Self.gap)
+        h.askCheckIn()
+        h.answer(5)
         let rebuilt = BoxState.rebuilt(settings: h.state.settings, records: h.persisted)
         #expect(rebuilt.checkIn == nil)
         #expect(checkIns(h).isEmpty)
@@ -173,28 +161,18 @@ import Testing
 
     @Test func aCountOutOfRangeIsAskedAgain() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
-        h.tap(6)
-        h.advance(Self.gap)
+        h.askCheckIn()
+        h.answer(6)
         #expect(h.sounds == [.error])
         #expect(Self.said(h.lastEffects) == ["outOfRange(DoseCore.CheckInQuestion.sleepQuality, presses: 6)"])
         #expect(h.state.checkIn?.question == .sleepQuality)
         #expect(h.state.checkIn?.counts.isEmpty == true)
-        h.tap(5)
-        h.advance(Self.gap)
-        for n in [5, 1] {
-            h.tap(n)
-            h.advance(Self.gap)
-        }
+        for n in [5, 5, 1] { h.answer(n) }
         #expect(h.state.checkIn?.question == .mentalClarity)
-        h.tap(10)
-        h.advance(Self.gap)
+        h.answer(10)
         #expect(h.state.checkIn?.counts[.mentalClarity] == 10, "clarity goes to 10")
-        h.tap(3) // a flag is once or twice
-        h.advance(Self.gap)
-        h.tap(3)
-        h.advance(Self.gap)
+        h.answer(3)
+        h.answer(3) // a flag is once or twice
         #expect(h.sounds == [.error])
         #expect(h.state.checkIn?.question == .sleepParalysis)
     }
@@ -215,10 +193,8 @@ import Testing
     /// With the voice off nothing is said: the LED counts each answer back.
     @Test func withTheVoiceOffTheLEDCountsBack() {
         var h = Self.morning(voice: false)
-        h.press(.hold)
-        h.press(.releasedAfterHold)
-        h.tap(3)
-        h.advance(Self.gap)
+        h.askCheckIn()
+        h.answer(3)
         #expect(h.lastEffects.contains(.flash(.count(3), duration: nil)))
         #expect(!h.allEffects.contains { if case .speak = $0 { true } else { false } })
         #expect(LEDPattern.count(3).segments == [250, 250, 250, 250, 250])
@@ -229,8 +205,7 @@ import Testing
     /// begins a new night as any press after a closed night does.
     @Test func aPressTooManyAfterTheCheckInIsNoDose() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         h.press(.pressed)
         h.press(.hold)
         h.press(.confirmHold)
@@ -250,8 +225,7 @@ import Testing
     /// contact bounce, are three, and one press is no double.
     @Test func bouncyPressesThroughTheRecogniserCountRight() {
         var h = Self.morning()
-        h.press(.hold)
-        h.press(.releasedAfterHold)
+        h.askCheckIn()
         var b = Button(doubleEnabled: h.state.doubleIsMeaningful(button: "dose", at: h.now))
         for i in 0..<3 {
             let t = i * 350
@@ -267,6 +241,18 @@ import Testing
 }
 
 extension Harness {
+    /// The morning hold, let go: the check-in's first question.
+    mutating func askCheckIn() {
+        press(.hold)
+        press(.releasedAfterHold)
+    }
+
+    /// An answer: `n` presses, then the answer gap.
+    mutating func answer(_ n: Int) {
+        tap(n)
+        advance(.milliseconds(DoseConstants.box.checkin.answerGapMs))
+    }
+
     /// `n` quick presses of the dose button, 300 ms apart, as the recogniser gives them.
     mutating func tap(_ n: Int, button: String = "dose") {
         for i in 0..<n {
