@@ -65,6 +65,8 @@ let package = Package(
         // What the box says, in words: the written ones (boxctl, status, the feed, the bridge) and the
         // spoken ones (the voice), from the core's refusals, outcomes and faults; the seeds' texts.
         .target(name: "BoxWords", dependencies: ["DoseCore"]),
+        // Take Care's drink pacing (seed 002, #33): pure, beside the dose rules; its numbers are constants.json's.
+        .target(name: "PacingCore", dependencies: ["DoseCore"]),
         // The durable night log on SQLite (GRDB).
         .target(name: "NightLog", dependencies: [
             "DoseCore", "BoxWords", "CZlib",
@@ -139,6 +141,7 @@ let package = Package(
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "BoxWords", "TestSupport"], swiftSettings: optimized),
         // The words pinned: the seeds' texts where they are rendered, the voice's sentences.
         .testTarget(name: "BoxWordsTests", dependencies: ["BoxWords", "DoseCore"]),
+        .testTarget(name: "PacingCoreTests", dependencies: ["PacingCore", "DoseCore"]),
         .testTarget(name: "SupportBundleTests", dependencies: ["SupportBundle"]),
         .testTarget(name: "BoxVoiceTests", dependencies: ["BoxVoice", "BoxHardware", "BoxALSA", "BoxWords", "DoseCore"]),
         .testTarget(name: "NightLogTests", dependencies: ["NightLog", "DoseCore"],

@@ -76,6 +76,44 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         /// Each blink of the LED's count-back of an answer, on and off.
         public let countBlinkMs: Int
     }
+    /// Take Care's drink pacing (seed 002, #33): the presets and the rules' windows and
+    /// cooldowns. Read by PacingCore.
+    public struct Pacing: Sendable, Hashable, Decodable {
+        public struct Preset: Sendable, Hashable, Decodable {
+            /// This many alcoholic drinks within it: rapid repeat.
+            public let rapidRepeatWindowMin: Double
+            /// Standard units in the fast-pace window above this: fast pace.
+            public let fastPaceUnits: Double
+            /// Standard units in the escalation window at or above this: escalation.
+            public let escalationUnits: Double
+            public let shotStackingWindowMin: Double
+        }
+        public struct Presets: Sendable, Hashable, Decodable {
+            public let relaxed: Preset
+            public let balanced: Preset
+            public let strict: Preset
+        }
+        public struct DrinkDefault: Sendable, Hashable, Decodable {
+            public let type: String
+            public let units: Double
+            public let alcoholic: Bool
+        }
+        public let presets: Presets
+        public let fastPaceWindowMin: Double
+        public let escalationWindowMin: Double
+        public let rapidRepeatDrinks: Int
+        public let shotStackingShots: Int
+        public let warningCooldownMin: Double
+        public let hydrationCadenceDrinks: Int
+        /// No water check while water was logged this recently, nor within this of the last one.
+        public let hydrationQuietMin: Double
+        public let resetQuietMin: Double
+        public let resetAfterWarningWithinMin: Double
+        public let resetCooldownMin: Double
+        /// An evening's pacing session ends this long after its last drink.
+        public let sessionTimeoutMin: Double
+        public let drinks: [DrinkDefault]
+    }
     public struct SleepEventRule: Sendable, Hashable, Decodable {
         /// The schema's wire name, e.g. "bathroom" or "wake_final".
         public let event: String
@@ -159,6 +197,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let supply: Supply
     public let insights: Insights
     public let planner: Planner
+    public let pacing: Pacing
 
     /// Decodes constants.json text. Keys are snake_case in the file.
     public static func decode(_ data: Data) throws -> DoseConstants {

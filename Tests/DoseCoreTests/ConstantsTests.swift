@@ -55,6 +55,14 @@ import Testing
         #expect(c.checkin.answerGapMs > c.gestures.holdMs)
         #expect(c.checkin.questionWaitS == 30)
         #expect(c.checkin.countBlinkMs == 250)
+        // Take Care (seed 002), the numbers it fixes: windows of 60 and 90 min, 2 drinks / 2 shots,
+        // 4 units in 90 min (balanced) escalate, water every 2 drinks, cooldowns 15, 20 and 60 min.
+        let p = c.pacing
+        #expect(p.fastPaceWindowMin == 60 && p.escalationWindowMin == 90)
+        #expect(p.rapidRepeatDrinks == 2 && p.shotStackingShots == 2 && p.presets.balanced.escalationUnits == 4)
+        #expect(p.hydrationCadenceDrinks == 2 && p.hydrationQuietMin == 20)
+        #expect(p.warningCooldownMin == 15 && p.resetQuietMin == 20 && p.resetAfterWarningWithinMin == 60 && p.resetCooldownMin == 60)
+        #expect(p.drinks.map(\.type) == ["shot", "beer", "wine", "cocktail", "water"])
         #expect(c.safety.dose2ButtonFloorMin == 120)
         #expect(c.safety.newDose1AfterLastDoseMin == 240)
         // SSOT 2.4.3, "Planner": baseline 165, lastWeek.length < 5, consistency < 0.7,
