@@ -949,23 +949,37 @@ def status_json(g: Guest, user: str = "root") -> dict:
     return json.loads(r.stdout)
 
 
+def wait_until(ask: Callable[[], object], timeout: float, interval: float = 0.25):
+    """Asks `ask()` until it returns something true or `timeout` seconds pass: that value, or
+    the last (false) one. For a condition only a question answers (a status, a unit's state);
+    what the guest writes as it happens (the journal, a capture) is followed instead (`follow`).
+    The sleep here is the poll's interval, never a settle: the deadline is what bounds it."""
+    end = time.monotonic() + timeout
+    while True:
+        value = ask()
+        if value or time.monotonic() >= end:
+            return value
+        time.sleep(interval)
+
+
 def status_until(g: Guest, done: Callable[[dict], bool], timeout: float) -> dict:
     """Polls `boxctl status --json` until `done(status)` holds or `timeout` seconds pass (boxd
     not answering yet counts as not done); the last status, or {} if none came. Waits on the
     state itself instead of a fixed sleep that is too short under load and too long without."""
-    end, st = time.monotonic() + timeout, {}
-    while True:
+    last: dict = {}
+
+    def ask() -> bool:
+        nonlocal last
         r = g.ssh("boxctl status --json", check=False)
         if r.returncode == 0:
             try:
-                st = json.loads(r.stdout)
+                last = json.loads(r.stdout)
             except ValueError:
-                st = {}
-            if st and done(st):
-                return st
-        if time.monotonic() >= end:
-            return st
-        time.sleep(0.25)
+                last = {}
+            return bool(last) and done(last)
+        return False
+    wait_until(ask, timeout)
+    return last
 
 
 def fault_codes(st: dict) -> list[str]:
@@ -1579,14 +1593,11 @@ def scenario_watchdog(g: Guest) -> bool:
     c = parse_kv(g.ssh(f"kill -STOP {pid}; vbox-helper clocks").stdout)
     t_stop = c["mono"]
     due = dose1 + WINDOW_OPEN_S - (c["real"] - c["mono"])
-    restarted = None
-    end = time.monotonic() + 90
-    while time.monotonic() < end:
+
+    def new_boxd() -> dict | None:
         sh_ = dict(line.split("=", 1) for line in g.ssh("systemctl show boxd -p MainPID,ActiveState,NRestarts,ExecMainStartTimestampMonotonic").stdout.split())
-        if sh_["MainPID"] not in (pid, "0") and sh_["ActiveState"] == "active":
-            restarted = sh_
-            break
-        time.sleep(1)
+        return sh_ if sh_["MainPID"] not in (pid, "0") and sh_["ActiveState"] == "active" else None
+    restarted = wait_until(new_boxd, 90, interval=1)
     if not restarted:
         return R.add("4 watchdog", False, f"boxd (pid {pid}, SIGSTOPped) was not restarted within 90 s")
     t_start = int(restarted["ExecMainStartTimestampMonotonic"]) / 1e6
@@ -1744,12 +1755,8 @@ def status_line(g: Guest, prefix: str, timeout: float = 10) -> str | None:
     """`boxctl status`'s first line starting with `prefix`, asked until one comes or `timeout`
     seconds pass (None then). The bridge tells boxd its link on the watch connection, which
     boxd reads beside the status request: a line logged after the telling can come first."""
-    end = time.monotonic() + timeout
-    while True:
-        line = next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines() if l.startswith(prefix)), None)
-        if line is not None or time.monotonic() >= end:
-            return line
-        time.sleep(0.2)
+    return wait_until(lambda: next((l for l in g.ssh("boxctl status", check=False).stdout.splitlines()
+                                    if l.startswith(prefix)), None), timeout, interval=0.2)
 
 
 def scenario_caregiver(g: Guest) -> bool:
@@ -1905,11 +1912,13 @@ def scenario_upgrade(g: Guest) -> bool:
     deb_version = m0.group(2).split("_")[1] if m0 else "?"
     check(m1 is not None and m1.group(1) == "0" and v0 != v1 and v1 == deb_version,
           problems, f"apt install: {m1.group(0) if m1 else up.stdout[-300:]}")
-    for _ in range(30):
+    u2: dict = {}
+
+    def active() -> bool:
+        nonlocal u2
         u2 = unit_show(g, "InvocationID,MainPID,NRestarts,ActiveState,InactiveExitTimestampMonotonic,ActiveEnterTimestampMonotonic")
-        if u2.get("ActiveState") == "active":
-            break
-        time.sleep(0.5)
+        return u2.get("ActiveState") == "active"
+    wait_until(active, 15, interval=0.5)
     after = status_json(g)
     journal = g.ssh(f"journalctl -u boxd --since @{t_seeded} -o short-monotonic --no-pager", check=False).stdout
     (RUN / "s7-journal.txt").write_text(seed + journal)
@@ -2062,11 +2071,12 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         else:
             # boxd comes back by itself; then the log is checked against every acknowledgement.
             active = ""
-            for _ in range(30):
+
+            def is_active() -> bool:
+                nonlocal active
                 active = g.ssh("systemctl is-active boxd", check=False).stdout.strip()
-                if active == "active":
-                    break
-                time.sleep(0.5)
+                return active == "active"
+            wait_until(is_active, 15, interval=0.5)
             lc = g.ssh("vbox logcheck").stdout
             counts = dict(re.findall(r"(\w+)=(\d+)", lc.split("doses:", 1)[1])) if "doses:" in lc else {}
             integrity = re.search(r"integrity=(\S+)", lc)
@@ -2121,6 +2131,8 @@ def powercut_cycles(kernel: Path, disk: Path, cycles: int, control: bool, rng: r
         g.ssh("nohup setsid vbox workload > /dev/null 2>&1 < /dev/null &")
         if not g.wait_line(r"WORKLOAD start", 20, after=mark):
             bad.append(f"cycle {cycle}: workload did not start")
+        # The power goes at a random moment of the workload (seeded by --seed): the randomness
+        # is the test, not a settle.
         delay = rng.uniform(0.5, 3.0) if control else rng.uniform(0.2, 6.0)
         time.sleep(delay)
         g.kill()
@@ -2166,12 +2178,9 @@ def fault_cleared(g: Guest, code: str, timeout: int) -> tuple[float | None, dict
     """Polls status until the fault `code` is gone: seconds it took (guest uptime) or None,
     and the last status."""
     c0 = float(g.ssh("vbox now").stdout)
-    st: dict = {}
-    for _ in range(timeout):
-        st = status_json(g)
-        if code not in [f["code"] for f in st["faults"]]:
-            return float(g.ssh("vbox now").stdout) - c0, st
-        time.sleep(1)
+    st = status_until(g, lambda s: code not in fault_codes(s), timeout)
+    if st and code not in fault_codes(st):
+        return float(g.ssh("vbox now").stdout) - c0, st
     return None, st
 
 
@@ -2401,7 +2410,7 @@ def main() -> int:
         stop.unlink(missing_ok=True)
         log(f"guest up; touch {stop} to power it off")
         while not stop.exists() and g.proc.poll() is None:
-            time.sleep(1)
+            time.sleep(1)  # the interactive shell: until the person touches the stop file
     g.poweroff()
     return 0
 
