@@ -982,6 +982,19 @@ def status_until(g: Guest, done: Callable[[dict], bool], timeout: float) -> dict
     return last
 
 
+def guest_mono(g: Guest) -> float:
+    """The guest's CLOCK_MONOTONIC now (the clock of its EDGE, LED and TONE lines)."""
+    return parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
+
+
+def sleep_until_guest(g: Guest, mono: float) -> None:
+    """Until the guest's CLOCK_MONOTONIC reaches `mono`: a point in the night a scenario needs
+    (a minute of a fast clock, the end of an undo window), computed from the guest's own stamps,
+    never a settle. The guest's clock runs at the host's rate (qemu), so one reading of it and
+    a host sleep for the difference land there (a few ms late: the ssh that read it)."""
+    time.sleep(max(0.0, mono - guest_mono(g)))
+
+
 def fault_codes(st: dict) -> list[str]:
     return [f["code"] for f in st.get("faults", [])]
 
@@ -1489,8 +1502,7 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     check(st["dose1_at"] is None and undone == "1", problems, f"hold: dose1_at {st['dose1_at']}, undone rows {undone}")
     # The next press once Dose 1's undo window (from its release, on the guest's clock) is over:
     # within it, a press would be a repeat of the undone dose.
-    guest_now = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
-    time.sleep(max(0.0, e0[-1][0] + UNDO_S + 1.0 - guest_now))
+    sleep_until_guest(g, e0[-1][0] + UNDO_S + 1.0)
     g.ssh("vbox press 150")
     st = status_until(g, lambda s: s["dose1_at"] is not None, 5)
     rows = db_query(g, "SELECT count(*) FROM dose_events WHERE event_type='dose1'")
@@ -1508,10 +1520,11 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     g.ssh(f"vbox fresh --flags '--clock fast:{speed} --verbose'")  # returns at READY=1
     g.ssh("vbox watch s2a 60")  # returns once the capture and the LED watcher run
     e1 = parse_edges(g.ssh("vbox press 150").stdout)
-    host_d1 = time.monotonic()
     st = status_until(g, lambda s: s["dose1_at"] is not None, 5)
     check(st["dose1_at"] is not None, problems, "press: no Dose 1")
-    time.sleep(max(0, host_d1 + 156 * per_min - time.monotonic()))
+    # Minute 156 of the night (in the window, which opens at 150): a time point on the fast
+    # clock, from Dose 1's release edge on the guest's clock.
+    sleep_until_guest(g, e1[-1][0] + 156 * per_min)
     ed = parse_edges(g.ssh("vbox edges 0:d,120:u,250:d,370:u").stdout)
     st = status_until(g, lambda s: s["snoozes_used"] >= 1 or s["dose2_at"] is not None, 5)
     check(st["snoozes_used"] == 1 and st["dose2_at"] is None, problems, f"double: snoozes {st['snoozes_used']}, dose2 {st['dose2_at']}")
@@ -1541,9 +1554,10 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     # --- Night B: a press at 130 min asks for a confirmation; a 2.5 s hold confirms Dose 2 early.
     g.ssh(f"vbox fresh --flags '--clock fast:{speed}'")  # returns at READY=1
     g.ssh("vbox watch s2b 60")
-    g.ssh("vbox press 150")
-    host_d1 = time.monotonic()
-    time.sleep(max(0, host_d1 + 130 * per_min - time.monotonic()))
+    e1 = parse_edges(g.ssh("vbox press 150").stdout)
+    # Minute 130 of the night (before the window): a time point on the fast clock, from Dose
+    # 1's release edge on the guest's clock.
+    sleep_until_guest(g, e1[-1][0] + 130 * per_min)
     ep = parse_edges(g.ssh("vbox press 150").stdout)
     st = status_until(g, lambda s: s["pending_confirmation"] is not None or s["dose2_at"] is not None, 5)
     check(st["pending_confirmation"] is not None and st["dose2_at"] is None, problems,
