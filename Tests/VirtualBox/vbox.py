@@ -995,6 +995,34 @@ def sleep_until_guest(g: Guest, mono: float) -> None:
     time.sleep(max(0.0, mono - guest_mono(g)))
 
 
+def watched(g: Guest, name: str, done: Callable[[str], bool], timeout: float, kind: str = "cap") -> str | None:
+    """Follows the running `vbox watch NAME` capture (kind "cap": TONE, SPEECH, QUIET lines) or
+    LED watcher ("led": LED lines) from its first line, without ending it, until a line makes
+    `done` true: that line, or None after `timeout` s. Both write each line as it happens."""
+    return follow(g, f"tail -n +1 -f /run/vbox/{name}.{kind}", done, timeout)
+
+
+def led_blinks(value: str, after: float, count: int) -> Callable[[str], bool]:
+    """For `watched(..., kind="led")`: true once `count` whole runs of LED `value` (on, then
+    ended by the next reading), each starting at or after `after`, have been seen: what
+    pattern_stats counts as whole runs."""
+    on: list[float] = []
+    seen = [0]
+
+    def done(line: str) -> bool:
+        m = re.match(r"LED t=([\d.]+) v=(\d+)", line)
+        if not m:
+            return False
+        t, v = float(m.group(1)), m.group(2)
+        if on and v != value:
+            seen[0] += 1
+            on.clear()
+        if v == value and t >= after:
+            on[:] = [t]
+        return seen[0] >= count
+    return done
+
+
 def fault_codes(st: dict) -> list[str]:
     return [f["code"] for f in st.get("faults", [])]
 
@@ -1525,11 +1553,21 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     # Minute 156 of the night (in the window, which opens at 150): a time point on the fast
     # clock, from Dose 1's release edge on the guest's clock.
     sleep_until_guest(g, e1[-1][0] + 156 * per_min)
+    cursor = journal_cursor(g, "boxd")
     ed = parse_edges(g.ssh("vbox edges 0:d,120:u,250:d,370:u").stdout)
     st = status_until(g, lambda s: s["snoozes_used"] >= 1 or s["dose2_at"] is not None, 5)
     check(st["snoozes_used"] == 1 and st["dose2_at"] is None, problems, f"double: snoozes {st['snoozes_used']}, dose2 {st['dose2_at']}")
     figs.append(f"double press in the window: snooze {st['snoozes_used']} of 3")
-    time.sleep(0.5)
+    # The bouncy press below is judged by the edges boxd logs (--verbose) after a cursor: the
+    # cursor is taken once the double's own edges are in the journal, its second release last.
+    ups = [0]
+
+    def second_up(line: str) -> bool:
+        ups[0] += line.startswith("edge dose up ")
+        return ups[0] >= 2
+    if not follow(g, f"journalctl -u boxd --after-cursor='{cursor}' -f -o cat" if cursor else "journalctl -u boxd --since=-5s -f -o cat",
+                  second_up, 5):
+        problems.append(f"the double press's release edges: {ups[0]} of 2 in boxd's journal within 5 s")
     cursor = journal_cursor(g, "boxd")
     e2 = parse_edges(g.ssh(f"vbox edges {bouncy}").stdout)
     st = status_until(g, lambda s: s["dose2_at"] is not None or s["snoozes_used"] >= 2, 5)
@@ -1563,9 +1601,10 @@ def scenario_gestures(g: Guest, speed: int = 240) -> bool:
     check(st["pending_confirmation"] is not None and st["dose2_at"] is None, problems,
           f"early press: pending {st['pending_confirmation']}, dose2 {st['dose2_at']}")
     pend = st["pending_confirmation"]
-    # Room for four of the amber blinks (500 ms apart) before the hold: the status above can
-    # come back at once (a guest ahead of the host's other work), which left room for three.
-    time.sleep(2.0)
+    # The hold once four of the confirmation's amber blinks have been seen whole (the check
+    # below counts them from 0.3 s after the press to the hold), well inside the 15 s question.
+    if not watched(g, "s2b", led_blinks("110", ep[-1][0] + 0.3, 4), 8, kind="led"):
+        problems.append("four amber blinks of the confirmation did not come within 8 s of the early press")
     ec = parse_edges(g.ssh("vbox press 2500").stdout)
     st = status_until(g, lambda s: s["dose2_at"] is not None, 5)
     meta = db_query(g, "SELECT metadata FROM dose_events WHERE event_type='dose2'")
