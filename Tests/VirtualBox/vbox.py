@@ -1023,6 +1023,18 @@ def led_blinks(value: str, after: float, count: int) -> Callable[[str], bool]:
     return done
 
 
+def tones_seen(after: float, notes: tuple[str, ...], count: int, wave: str | None = None) -> Callable[[str], bool]:
+    """For `watched` on a capture: true once `count` TONE lines of `notes` (and `wave`, if
+    given) starting after `after` have come."""
+    seen = [0]
+
+    def done(line: str) -> bool:
+        if tone_line(after, notes)(line) and (wave is None or parse_kv(line).get("wave") == wave):
+            seen[0] += 1
+        return seen[0] >= count
+    return done
+
+
 def fault_codes(st: dict) -> list[str]:
     return [f["code"] for f in st.get("faults", [])]
 
@@ -1640,9 +1652,13 @@ def scenario_watchdog(g: Guest) -> bool:
     g.ssh("vbox watch s4 110")
     seed = g.ssh(f"vbox seed {WINDOW_OPEN_S - 20}").stdout
     dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
-    before = status_json(g)
-    time.sleep(1)
+    # boxd frozen once it has the seeded night and the alarm that falls due while it is frozen.
+    before = status_until(g, lambda s: s.get("dose1_at") is not None
+                          and (s.get("next_alarm") or {}).get("kind") == "window_open", 10)
+    if (before.get("next_alarm") or {}).get("kind") != "window_open":
+        return R.add("4 watchdog", False, f"boxd did not have the seeded night's window_open alarm within 10 s: {before}")
     pid = g.ssh("systemctl show boxd -p MainPID --value").stdout.strip()
+    cursor = journal_cursor(g, "boxd")
     c = parse_kv(g.ssh(f"kill -STOP {pid}; vbox-helper clocks").stdout)
     t_stop = c["mono"]
     due = dose1 + WINDOW_OPEN_S - (c["real"] - c["mono"])
@@ -1658,7 +1674,13 @@ def scenario_watchdog(g: Guest) -> bool:
     (RUN / "s4-journal.txt").write_text(journal)
     wd = re.search(r"\[\s*([\d.]+)\].*[Ww]atchdog timeout", journal)
     killed = re.search(r"\[\s*([\d.]+)\].*(?:Killing process|State 'stop-sigabrt' timed out|Main process exited)", journal)
-    time.sleep(8)
+    # The new boxd rings the alarm that fell due while the old one was frozen: its start in the
+    # journal, then its tones in the capture. It has rung three gentle cycles (two E5 beeps every
+    # 1.5 s) when six of them are in: a second start (a catch-up ring and a scheduled one both)
+    # would be in the journal by then, and the count below would see it.
+    journal_wait(g, "boxd", cursor, ["sound window_open"], 30)
+    if not watched(g, "s4", tones_seen(t_start, ("E5",), 6), 20):
+        problems.append("the window_open ring after the restart: not three cycles (six E5 beeps) in the capture within 20 s")
     after = status_json(g)
     journal2 = g.ssh(f"journalctl -u boxd -o short-monotonic --no-pager _PID={restarted['MainPID']}").stdout
     rings = len(re.findall(r"sound window_open", journal2))
