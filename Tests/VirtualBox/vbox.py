@@ -1974,9 +1974,12 @@ def scenario_upgrade(g: Guest) -> bool:
     dose1 = iso_epoch(db_query(g, "SELECT timestamp FROM dose_events WHERE event_type='dose1'"))
     clocks = parse_kv(g.ssh("vbox-helper clocks").stdout)
     due_mono = dose1 + WINDOW_OPEN_S - (clocks["real"] - clocks["mono"])
-    before = status_json(g)
+    # The upgrade once the seeded boxd has the night and the alarm the upgrade must keep.
+    before = status_until(g, lambda s: s.get("dose1_at") is not None
+                          and (s.get("next_alarm") or {}).get("kind") == "window_open", 10)
+    check((before.get("next_alarm") or {}).get("kind") == "window_open", problems,
+          f"before the upgrade: boxd did not have the seeded night's window_open alarm within 10 s: {before}")
     u1 = unit_show(g, "InvocationID,MainPID,NRestarts,ActiveState")
-    time.sleep(2)
     up = g.ssh("vbox upgrade", check=False, timeout=400)
     (RUN / "s7-apt.txt").write_text(up.stdout + up.stderr)
     m0 = re.search(r"UPGRADE from=(\S+) deb=(\S+) start=([\d.]+)", up.stdout)
@@ -2009,11 +2012,18 @@ def scenario_upgrade(g: Guest) -> bool:
           f"status --json dose1_at {before.get('dose1_at')} -> {after.get('dose1_at')}")
     kept = g.ssh("grep -c '^time_zone = \"America/New_York\"' /etc/boxd/boxd.toml", check=False).stdout.strip()
     check(kept == "1", problems, "the edited boxd.toml was not kept")
-    # Until the window opens and its alarm has rung a few seconds; then a press takes Dose 2.
-    now = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
-    time.sleep(max(0, due_mono - now + 6))
+    # Until the window opens and its alarm has rung four gentle cycles (two E5 beeps every
+    # 1.5 s: the ring the check below holds to its cadence), in the capture; then a press
+    # takes Dose 2.
+    rung = watched(g, "s7", tones_seen(due_mono - 0.005, ("E5",), 8, wave="sine"), max(0.0, due_mono - guest_mono(g)) + 60)
+    check(rung is not None, problems, "the window_open ring: not four cycles (eight E5 beeps) in the capture within 60 s of its schedule")
     ep = parse_edges(g.ssh("vbox press 150").stdout)
-    time.sleep(2.5)
+    # The Dose 2 chime's last note (G5) in the capture; then any alarm tone after it, which must
+    # not come, is watched for two gentle cycles (3 s; the wait ends if one comes).
+    chimed = watched(g, "s7", tone_line(after=ep[0][0] if ep else 0.0, notes=("G5",)), 15)
+    check(chimed is not None, problems, "the Dose 2 chime's last note did not reach the capture within 15 s of the press")
+    if chimed:
+        watched(g, "s7", tone_line(after=parse_kv(chimed)["off"] + 0.2, notes=("E5", "A5", "C6", "F6")), 3)
     cap, led_text = split_watch(g.ssh("vbox unwatch s7").stdout)
     (RUN / "s7-capture.txt").write_text(seed + cap + "--- led" + led_text + f"\nedges {ep}\n")
     final = status_json(g)
