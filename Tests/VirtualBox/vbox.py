@@ -1023,6 +1023,14 @@ def led_blinks(value: str, after: float, count: int) -> Callable[[str], bool]:
     return done
 
 
+def led_line(after: float, value: str) -> Callable[[str], bool]:
+    """For `watched(..., kind="led")`: true for the LED turning `value` at or after `after`."""
+    def done(line: str) -> bool:
+        m = re.match(r"LED t=([\d.]+) v=(\d+)", line)
+        return bool(m) and float(m.group(1)) >= after and m.group(2) == value
+    return done
+
+
 def tones_seen(after: float, notes: tuple[str, ...], count: int, wave: str | None = None) -> Callable[[str], bool]:
     """For `watched` on a capture: true once `count` TONE lines of `notes` (and `wave`, if
     given) starting after `after` have come."""
@@ -2282,8 +2290,10 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     st = status_until(g, lambda s: "audio_unavailable" in fault_codes(s), 30)
     codes = fault_codes(st)
     check("audio_unavailable" in codes, problems, f"no sound card: faults {codes}")
-    g.ssh("vbox watch ns 5")
-    time.sleep(5.2)
+    g.ssh("vbox watch ns 15")
+    # The fault pattern (amber 600 ms, off, 100 ms, off: 2 s) until one amber run is whole.
+    check(watched(g, "ns", led_blinks("110", 0.0, 1), 10, kind="led") is not None, problems,
+          "no whole amber run of the fault pattern on the LED within 10 s")
     _, led_text = split_watch(g.ssh("vbox unwatch ns").stdout)
     fault_led = pattern_stats(led_runs(parse_led(led_text), 0, 1e9), "110")
     check(st["led"]["pattern"] == "fault" and fault_led[0] >= 1, problems, f"LED {st['led']} / amber runs {fault_led}")
@@ -2292,9 +2302,11 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     g.ssh("/usr/local/lib/vbox/board.sh sound")
     recovered, st = fault_cleared(g, "audio_unavailable", 90)
     check(recovered is not None, problems, "audio fault not cleared within 90 s of modprobe snd-aloop")
-    g.ssh("vbox watch ns2 4")
+    g.ssh("vbox watch ns2 15")
     g.ssh("boxctl test sound success")
-    time.sleep(1.5)
+    # Until the chime's last note (G5) is in the capture.
+    check(watched(g, "ns2", tone_line(after=0.0, notes=("G5",)), 10) is not None, problems,
+          "after hot-load: the test chime's last note (G5) did not reach the capture within 10 s")
     cap, _ = split_watch(g.ssh("vbox unwatch ns2").stdout)
     heard = [t["note"] for t in parse_tones(cap)]
     check(heard[:3] == ["C5", "E5", "G5"], problems, f"after hot-load: heard {heard}")
@@ -2319,9 +2331,10 @@ def scenario_nodevices(kernel: Path, disk: Path) -> bool:
     perms = g.ssh("stat -c '%U:%G %a' /dev/gpiochip0", check=False).stdout.strip()
     check(recovered is not None, problems, "gpio fault not cleared within 60 s of the chip appearing")
     check(perms == "root:gpio 660", problems, f"hot-plugged chip {perms}")
-    g.ssh("vbox watch nc 3")
+    g.ssh("vbox watch nc 15")
     ep = parse_edges(g.ssh("vbox press 150").stdout)
-    time.sleep(1.5)
+    # Until the LED's white acknowledgement of the press (checked below) is in the watch; 5 s bounds it.
+    watched(g, "nc", led_line(ep[0][0] if ep else 0.0, "111"), 5, kind="led")
     _, led_text = split_watch(g.ssh("vbox unwatch nc").stdout)
     ack = first(parse_led(led_text), lambda x: x[0] >= ep[0][0] and x[1] == "111")
     check(ack is not None, problems, "no LED acknowledgement of a press on the hot-plugged chip")
@@ -2361,15 +2374,22 @@ def nightlog_on_full_disk(g: Guest, problems: list[str], figs: list[str]) -> Non
     check("log_unwritable" in codes and st["led"]["pattern"] in ("doubt", "fault"), problems,
           f"full disk at start: faults {codes}, LED {st['led']['pattern']}")
     start_led = st["led"]["pattern"]
-    g.ssh("vbox watch ff 12")
+    g.ssh("vbox watch ff 20")
     ep = parse_edges(g.ssh("vbox press 150").stdout)
     pending = (status_until(g, lambda s: s["pending_confirmation"] is not None, 10) or status_json(g))["pending_confirmation"]
     check(pending == "doubt", problems, f"a press on a full disk in doubt: pending confirmation {pending!r} (the doubt's, needing no write)")
     hold = parse_edges(g.ssh("vbox press 2500").stdout)  # the confirm hold: its dose cannot be written
-    time.sleep(1.5)
-    before_take = parse_kv(g.ssh("vbox-helper clocks").stdout)["mono"]
+    # Until the hold's error buzz (E4 square, twice) is whole in the capture: the take below
+    # must come after it, so that a buzz after the take is the take's.
+    check(watched(g, "ff", tones_seen(hold[0][0] if hold else ep[0][0], ("E4",), 2, wave="square"), 10) is not None,
+          problems, "a confirm hold on a full disk: its two error buzzes did not reach the capture within 10 s")
+    before_take = guest_mono(g)
     take = g.ssh("boxctl take --confirm", check=False)
-    time.sleep(1.5)
+    # What must not follow the take: a buzz (or a green light). boxd performs an answer's sound
+    # and light before it replies (Engine.transition), so a buzz would be under way already;
+    # the watch gives it 1.5 s to reach the capture (the buzz itself is 300 ms) and ends early
+    # if it comes. A wait for an absence: only a bound can end it.
+    watched(g, "ff", tone_line(before_take, ("E4",)), 1.5)
     cap, led_text = split_watch(g.ssh("vbox unwatch ff").stdout)
     (RUN / "s6-fullfs.txt").write_text(cap + "--- led" + led_text + f"\nedges {ep} {hold}\ntake {take.returncode} {take.stdout}{take.stderr}\n")
     buzz = [t for t in parse_tones(cap) if t["note"] == "E4" and t["wave"] == "square" and t["on"] > ep[0][0]]
