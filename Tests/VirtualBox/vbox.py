@@ -1411,7 +1411,6 @@ def scenario_bedside(g: Guest, speed: int = 240) -> bool:
     problems: list[str] = []
     figs: list[str] = []
     per_min = 60 / speed
-    cap_file = "/run/vbox/s11.cap"
     # A zone where it is 21:00 now, and a wake time 5 hours on: at 240x the morning comes in
     # 75 s. The packaged boxd.toml has [schedule]; the rig's copy changes its wake and zone.
     zone, _ = bedtime_zone()
@@ -1421,16 +1420,16 @@ def scenario_bedside(g: Guest, speed: int = 240) -> bool:
     cursor = journal_cursor(g, "boxd")
     g.ssh("vbox watch s11 200")
     e1 = parse_edges(g.ssh("vbox press 150").stdout)
-    host_d1 = time.monotonic()
     st = status_until(g, lambda s: s["dose1_at"] is not None, 10)
     check(st["dose1_at"] is not None, problems, "press: no Dose 1")
     d1 = iso_epoch(st["dose1_at"])
     # 1. In the window (155 min; the window opened at 150), the long hold: the skip's two low
-    # falling notes (A4, E4) once it counts at 3 s, then the question of why.
-    time.sleep(max(0, host_d1 + (WINDOW_OPEN_S / 60 + 5) * per_min - time.monotonic()))  # a time point on the fast clock
+    # falling notes (A4, E4) once it counts at 3 s, then the question of why. Minute 155 is a
+    # time point of the fast clock, from Dose 1's release on the guest's clock.
+    sleep_until_guest(g, e1[-1][0] + (WINDOW_OPEN_S / 60 + 5) * per_min)
     eh = parse_edges(g.ssh(f"vbox press {int(SKIP_HOLD_S * 1000) + 300}").stdout)
     counted = eh[0][0] + SKIP_HOLD_S - 0.1  # the skip's sound starts after the hold reached it
-    low = follow(g, f"tail -n +1 -f {cap_file}", tone_line(counted, ("E4",)), 20)
+    low = watched(g, "s11", tone_line(counted, ("E4",)), 20)
     check(low is not None, problems, "no skip sound after the long hold")
     asked = status_until(g, lambda s: s["asking"] == "skip_reason" or s["skipped_at"] is not None, 10)
     check(asked["asking"] == "skip_reason", problems, f"after the long hold: asking {asked['asking']}")
@@ -1442,9 +1441,9 @@ def scenario_bedside(g: Guest, speed: int = 240) -> bool:
     # and asks the check-in; its first question is spoken after the chime.
     st = status_until(g, lambda s: iso_epoch(s["now"]) >= d1 + 5 * 3600 + 30, 5 * 3600 / speed + 60)
     ew = parse_edges(g.ssh("vbox press 1300").stdout)
-    q1 = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=ew[0][0]), 30)
+    q1 = watched(g, "s11", speech_line(after=ew[0][0]), 30)
     check(q1 is not None, problems, "no speech after the morning hold")
-    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(parse_kv(q1)["on"] if q1 else ew[-1][0]), 60)
+    watched(g, "s11", quiet_line(parse_kv(q1)["on"] if q1 else ew[-1][0]), 60)
     st = status_json(g)
     check(st["asking"] == "checkin_question_1" and st["phase"] == "finalizing", problems,
           f"after the morning hold: asking {st['asking']}, phase {st['phase']}")
@@ -1452,8 +1451,8 @@ def scenario_bedside(g: Guest, speed: int = 240) -> bool:
     ea = parse_edges(g.ssh("vbox edges 0:d,120:u,420:d,540:u").stdout)
     said = journal_wait(g, "boxd", cursor, ["say \"Sleep 2 of 5. Question 2:"], 30)
     check(said is not None, problems, "two presses: no \"Sleep 2 of 5.\" said")
-    a2 = follow(g, f"tail -n +1 -f {cap_file}", speech_line(after=ea[-1][0]), 30)
-    follow(g, f"tail -n +1 -f {cap_file}", quiet_line(parse_kv(a2)["on"] if a2 else ea[-1][0]), 60)
+    a2 = watched(g, "s11", speech_line(after=ea[-1][0]), 30)
+    watched(g, "s11", quiet_line(parse_kv(a2)["on"] if a2 else ea[-1][0]), 60)
     st = status_json(g)
     check(st["asking"] == "checkin_question_2", problems, f"after the answer: asking {st['asking']}")
     cap, led_text = split_watch(g.ssh("vbox unwatch s11").stdout)
