@@ -6,10 +6,10 @@ import Foundation
 public enum CheckInWords {
     static func step(_ step: CheckInStep, state: BoxState, at now: Moment) -> String {
         switch step {
+        // Short: a groggy person waits for it to end before pressing (16.5 s in the virtual box
+        // for 52 words; the card and the guide tell the rest: the 3 s hold saves early).
         case .started(let q):
-            let long = DoseConstants.number(Double(state.settings.rules.gestures.skipHoldMs) / 1000)
-            return "\(summary(state, at: now)) Morning check-in: answer with presses. Hold to go back; hold \(long) seconds to save."
-                + " \(question(q)) Or wait to check in later."
+            return "\(summary(state, at: now)) Morning check-in. Press each answer's number; hold to go back. \(question(q))"
         case .answered(let q, let n, let next): return "\(echo(q, n)) \(question(next))"
         case .outOfRange(let q, let n): return "\(n) presses is not an answer. \(question(q))"
         case .back(let q): return "Back. \(question(q))"

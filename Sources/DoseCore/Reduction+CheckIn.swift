@@ -120,7 +120,7 @@ extension Reduction {
     }
 
     /// Stops the check-in, saving nothing. One that time stopped before any answer lapses
-    /// without a word: its first question said "or wait to check in later".
+    /// without a word: nobody was answering, and nothing was half done.
     @discardableResult
     mutating func stopCheckIn(byTime: Bool) -> Outcome {
         guard let c = state.checkIn else { return .ignored }

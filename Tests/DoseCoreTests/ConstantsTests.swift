@@ -53,7 +53,7 @@ import Testing
         // The box's own (#32): no seed value. A hold is known before its press would count.
         #expect(c.checkin.answerGapMs == 1500)
         #expect(c.checkin.answerGapMs > c.gestures.holdMs)
-        #expect(c.checkin.questionWaitS == 30)
+        #expect(c.checkin.questionWaitS == 45)
         #expect(c.checkin.countBlinkMs == 250)
         // Take Care (seed 002), the numbers it fixes: windows of 60 and 90 min, 2 drinks / 2 shots,
         // 4 units in 90 min (balanced) escalate, water every 2 drinks, cooldowns 15, 20 and 60 min.

@@ -52,8 +52,8 @@ import TestSupport
         expect sound status
         at 07:00 press dose hold 1200
         expect sound success
-        expect said "Good morning. Dose 1 at 10:00 PM; Dose 2 skipped (side effects). Morning check-in: answer with presses. \
-        Hold to go back; hold 3 seconds to save. Question 1: how well did you sleep? Press 1 to 5 times; 5 is best. Or wait to check in later."
+        expect said "Good morning. Dose 1 at 10:00 PM; Dose 2 skipped (side effects). Morning check-in. Press each answer's number; \
+        hold to go back. Question 1: how well did you sleep? Press 1 to 5 times; 5 is best."
         expect led white checkin
         expect status asking checkin_question_1
 
