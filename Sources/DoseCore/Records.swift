@@ -98,7 +98,6 @@ public struct DoseMetadata: Sendable, Hashable, Codable {
     }
 }
 
-/// The quick-mode morning check-in of SSOT 2.5, plus notes.
 /// SSOT 2.4.3's narcolepsy flags of the morning check-in, in its order; the raw value is the
 /// column of its SQL (`morning_checkins.had_sleep_paralysis` …).
 public enum NarcolepsyFlag: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
@@ -111,6 +110,7 @@ public enum NarcolepsyFlag: String, Sendable, Hashable, CaseIterable, Codable, C
     public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
 }
 
+/// The quick-mode morning check-in of SSOT 2.5, plus notes and the narcolepsy flags.
 public struct CheckInAnswers: Sendable, Hashable, Codable {
     public enum FeelRested: String, Sendable, Hashable, CaseIterable, Codable {
         case notAtAll, slightly, moderate, well, veryWell
