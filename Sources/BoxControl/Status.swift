@@ -229,7 +229,11 @@ public struct StatusReport: Codable, Sendable, Hashable {
             lines.append("Target: \(clock(t)) (\(targetMinutes) min\(snoozed)), snoozes \(snoozesUsed) of \(snoozesUsed + snoozesRemaining) used")
         }
         if let p = pendingConfirmation {
-            lines.append(p == ConfirmKind.doubt.rawValue ? "Waiting: the dose needs a 2 s hold to confirm" : "Waiting: \(p) Dose 2 needs a 2 s hold to confirm")
+            switch ConfirmKind(rawValue: p) {
+            case .doubt: lines.append("Waiting: the dose needs a 2 s hold to confirm")
+            case .alcohol: lines.append("Waiting: Dose 1 after a drink needs a 2 s hold to confirm")
+            default: lines.append("Waiting: \(p) Dose 2 needs a 2 s hold to confirm")
+            }
         }
         if let a = asking {
             lines.append(a == "skip_reason" ? "Asking: why Dose 2 is skipped (a press: drowsy; two: side effects)"

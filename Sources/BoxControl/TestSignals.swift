@@ -6,7 +6,7 @@ public enum TestSignals {
     public static let patterns: [String: LEDPattern] = Dictionary(uniqueKeysWithValues: [
         LEDPattern.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
         .ack, .confirmation, .confirmationRefillDue, .refused, .stop, .undone, .ready, .doubt, .confirmDoubt, .alreadyRecorded,
-        .checkIn, .count(3),
+        .checkIn, .count(3), .confirmAlcohol,
     ].map { ($0.name, $0) } + LEDColor.allCases.filter { $0 != .off }.map {
         ($0.rawValue, LEDPattern(name: $0.rawValue, color: $0, segments: [3000], repeats: false))
     })

@@ -120,6 +120,9 @@ public enum Speech {
         case .awaitingConfirmation(.early): return "Dose 2 is early. \(hold) to take it now."
         case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
         case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
+        case .awaitingConfirmation(.alcohol):
+            let n = state.drinksBefore(now)
+            return "You logged \(n) drink\(n == 1 ? "" : "s") today. XYWAV must not be taken with alcohol. \(hold) only if you are sure."
         case .confirmationCancelled: return "Cancelled. Nothing recorded."
         case .skipReasonAsked:
             return "Skipping Dose 2. Why? Press once if drowsy, twice for side effects, or wait. Hold to cancel."
@@ -131,7 +134,7 @@ public enum Speech {
         case .doubtEntered: return "I could not read tonight's record. If you took a dose tonight, do not take more."
         case .nightRestored: return "Tonight's record can be read again."
         case .targetSet(let m): return "Target set to \(m) minutes."
-        case .acknowledged, .faultChanged, .supplyChanged, .medicationLogged, .supplyLogged, .forgot: return "Done."
+        case .acknowledged, .faultChanged, .supplyChanged, .drinksChanged, .medicationLogged, .supplyLogged, .forgot: return "Done."
         }
     }
 

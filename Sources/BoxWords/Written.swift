@@ -32,6 +32,7 @@ public enum Written {
         case .checkedIn(let s): "Check-in saved; the night is closed (\(s.rawValue))."
         case .undone(let t): "Undone: \(t.rawValue)."
         case .awaitingConfirmation(.doubt): "Tonight's record is in doubt: \(confirmHint)"
+        case .awaitingConfirmation(.alcohol): "Alcohol was logged today (XYWAV must not be taken with alcohol): \(confirmHint)"
         case .awaitingConfirmation(let kind): "Dose 2 is \(kind.rawValue): \(confirmHint)"
         case .confirmationCancelled: "Cancelled; nothing recorded."
         case .skipReasonAsked: "Skipping Dose 2: the box asks why (one press drowsy, two side effects, or wait: other)."
@@ -43,6 +44,7 @@ public enum Written {
         case .acknowledged: "OK."
         case .faultChanged: "Fault state updated."
         case .supplyChanged: "Supply updated."
+        case .drinksChanged: "Drinks updated."
         case .medicationLogged(let r):
             "Logged \(MedicationType.named(r.medicationID)?.name ?? r.medicationID) \(DoseConstants.number(r.doseValue)) \(r.doseUnit)"
                 + " at \(LocalTime.hhmm(r.takenAt, in: zone))\(r.confirmedDuplicate ? " (a confirmed duplicate)" : ""), night of \(r.sessionDate)."

@@ -22,6 +22,9 @@ public enum Action: Sendable, Hashable {
     case setFault(Fault, active: Bool)
     /// The shell read the supply anew (after a dose, a refill or an adjustment).
     case supplyChanged(SupplyStatus?)
+    /// The shell read the alcoholic drinks logged anew (Take Care's drinks, the pre-sleep
+    /// log's): their times. Recent ones make a Dose 1 ask for a confirmation (#33).
+    case drinksChanged([Date])
     /// Log a medication taken (SSOT 2.4.2). `nearby` are the log's entries of that medication
     /// around its time and `night` the session of its date (`MedicationLog.sessionDate`),
     /// both read by the shell first: the duplicate guard compares with them.

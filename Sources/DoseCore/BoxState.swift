@@ -26,6 +26,8 @@ public struct BoxState: Sendable, Hashable {
     /// The supply as the shell last read it (nil: not counted); a low one adds the refill
     /// reminder to Dose 1.
     public internal(set) var supply: SupplyStatus?
+    /// When the alcoholic drinks the shell last read were logged (#33).
+    public internal(set) var drinks: [Date] = []
     /// The last press answered as a repeat of a dose, for the hold that may follow it.
     public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).
@@ -158,6 +160,7 @@ public struct BoxState: Sendable, Hashable {
             case .early: return .confirmEarly
             case .late: return .confirmLate
             case .doubt: return .confirmDoubt
+            case .alcohol: return .confirmAlcohol
             }
         }
         if doubt != nil { return .doubt }
@@ -215,6 +218,13 @@ public struct BoxState: Sendable, Hashable {
             return .snoozeLimit(max: settings.rules.snooze.maxPerNight)
         }
         return nil
+    }
+
+    /// The alcoholic drinks logged within `safety.alcohol_lookback_h` before now (#33): a Dose 1
+    /// then asks for a confirmation. A drink logged ahead of the clock counts too.
+    public func drinksBefore(_ now: Moment) -> Int {
+        let lookback = settings.rules.safety.alcoholLookbackH * 3600
+        return drinks.filter { now.wall.timeIntervalSince($0) < lookback }.count
     }
 
     /// How long the shell may wait before it must send `.tick`: the next alarm, the end of

@@ -175,6 +175,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let dose2ButtonFloorMin: Double
         /// A new Dose 1 this soon after the last dose of a closed night needs a confirmation.
         public let newDose1AfterLastDoseMin: Double
+        /// An alcoholic drink logged this recently makes a Dose 1 ask for a confirmation (#33).
+        public let alcoholLookbackH: Double
     }
 
     public let schemaVersion: Int

@@ -39,6 +39,8 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     public static let fault = LEDPattern(name: "fault", color: .amber, segments: [600, 200, 100, 1100], repeats: true)
     /// Tonight's record is in doubt: three slow amber blinks, then a pause.
     public static let doubt = LEDPattern(name: "doubt", color: .amber, segments: [300, 300, 300, 300, 300, 1500], repeats: true)
+    /// Dose 1 waits for a confirmation after a drink was logged (#33): two long amber blinks.
+    public static let confirmAlcohol = LEDPattern(name: "confirm_alcohol", color: .amber, segments: [400, 200, 400, 1000], repeats: true)
     public static let confirmDoubt = LEDPattern(name: "confirm_doubt", color: .amber, segments: [80, 80, 80, 80, 80, 80, 80, 760], repeats: true)
 
     /// A check-in by the button waits for an answer (#32): a slow even white blink.

@@ -21,6 +21,16 @@ public struct PendingConfirmation: Sendable, Hashable {
     public var kind: ConfirmKind
     public var since: Moment
     public var button: String
+    /// Asked by a confirm hold that answered another question and is still down: its release
+    /// must not cancel this one.
+    public var askedByHold = false
+
+    public init(kind: ConfirmKind, since: Moment, button: String, askedByHold: Bool = false) {
+        self.kind = kind
+        self.since = since
+        self.button = button
+        self.askedByHold = askedByHold
+    }
 }
 
 /// A skip by the long hold, waiting for its reason (the voice asked: one press drowsy, two

@@ -81,20 +81,23 @@ public struct DoseMetadata: Sendable, Hashable, Codable {
     public var reason: String?
     /// "witness": the log had lost this dose and it was carried back from the witness (#29).
     public var restoredFrom: String?
+    /// A Dose 1 confirmed after alcoholic drinks were logged: how many (#33).
+    public var alcoholDrinks: Int?
 
     public init(isEarly: Bool? = nil, isLate: Bool? = nil, isExtraDose: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil,
-                restoredFrom: String? = nil) {
+                restoredFrom: String? = nil, alcoholDrinks: Int? = nil) {
         self.isEarly = isEarly
         self.isLate = isLate
         self.isExtraDose = isExtraDose
         self.snoozeNumber = snoozeNumber
         self.reason = reason
         self.restoredFrom = restoredFrom
+        self.alcoholDrinks = alcoholDrinks
     }
 
     enum CodingKeys: String, CodingKey {
         case isEarly = "is_early", isLate = "is_late", isExtraDose = "is_extra_dose"
-        case snoozeNumber = "snooze_number", reason, restoredFrom = "restored_from"
+        case snoozeNumber = "snooze_number", reason, restoredFrom = "restored_from", alcoholDrinks = "alcohol_drinks"
     }
 }
 

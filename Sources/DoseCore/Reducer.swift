@@ -141,6 +141,9 @@ struct Reduction {
         case .supplyChanged(let supply):
             state.supply = supply
             return .accepted(.supplyChanged)
+        case .drinksChanged(let drinks):
+            state.drinks = drinks
+            return .accepted(.drinksChanged)
         case .logMedication(let entry, let confirmed, let nearby, let night):
             return logMedication(entry, confirmed: confirmed, nearby: nearby, night: night)
         case .changeSupply(let change, let current): return changeSupply(change, current: current)
@@ -193,6 +196,9 @@ struct Reduction {
             switch g {
             case .confirmHold: return confirmPending()
             case .hold: return .ignored // on the way to the confirm hold: means nothing here
+            case .releasedAfterHold where p.askedByHold:
+                state.pending?.askedByHold = false // the hold that asked it, let go: the question stands
+                return .ignored
             default:
                 state.pending = nil
                 return .accepted(.confirmationCancelled)
@@ -223,7 +229,7 @@ struct Reduction {
     /// Takes the next dose: Dose 1, or Dose 2 in the window. Early or late Dose 2 needs a
     /// confirmation: a confirmed command, or on the button a confirm hold within 15 s.
     /// The guards against two doses together come first (Reduction+Safety.swift).
-    mutating func takeNext(confirmed: Bool, button: String?, doubtAnswered: Bool = false) -> Outcome {
+    mutating func takeNext(confirmed: Bool, button: String?, doubtAnswered: Bool = false, drinksAnswered: Bool = false) -> Outcome {
         if !confirmed, let repeated = repeatOfRecordedDose(button: button) { return repeated }
         let stage = state.doseStage(at: now)
         if stage != .completed, !doubtAnswered, let doubted = doubtGuard(confirmed: confirmed, button: button) {
@@ -232,7 +238,9 @@ struct Reduction {
         switch stage {
         case .noDose1:
             if !confirmed, let tooSoon = tooSoonForNewDose1() { return refuse(tooSoon, sound: .stop, flash: .stop) }
-            record(dose: .dose1)
+            let drinks = state.drinksBefore(now)
+            if drinks > 0, !confirmed, !drinksAnswered { return askAfterDrinks(drinks, button: button, byHold: doubtAnswered) }
+            record(dose: .dose1, metadata: DoseMetadata(alcoholDrinks: drinks > 0 ? drinks : nil))
             // The refill reminder: at Dose 1, once a night, while the supply is low; never
             // during an alarm (none rings before Dose 1's window).
             if let supply = state.supply, supply.refillDue, let s = night.session {
@@ -271,6 +279,8 @@ struct Reduction {
         guard let p = state.pending else { return .refused(.nothingToConfirm) }
         state.pending = nil
         if p.kind == .doubt { return takeNext(confirmed: false, button: p.button, doubtAnswered: true) }
+        // Asked after the doubt's (if any), so both are answered now.
+        if p.kind == .alcohol { return takeNext(confirmed: false, button: p.button, doubtAnswered: true, drinksAnswered: true) }
         // Judge by the time of the confirmation: 149.9 pressed, 150.1 confirmed is on time.
         switch state.doseStage(at: now) {
         case .beforeWindow:

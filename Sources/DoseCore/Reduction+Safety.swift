@@ -53,6 +53,20 @@ extension Reduction {
                           windowCloses: d1.at.wall.addingTimeInterval(rules.window.closeMin * 60))
     }
 
+    /// Dose 1 after alcoholic drinks were logged (#33; the XYWAV label: alcohol with oxybate can
+    /// slow breathing dangerously): nothing recorded at first. On the dose button the warning and
+    /// a pending confirmation, which the confirm hold answers; elsewhere a refusal that
+    /// `--confirm` answers. Either way the Dose 1 then carries the drinks' count.
+    /// `byHold`: asked by the confirm hold that answered the doubt, still down.
+    mutating func askAfterDrinks(_ drinks: Int, button: String?, byHold: Bool) -> Outcome {
+        guard let button, settings.buttons[button]?.isDoseButton == true else {
+            return refuse(.alcoholLogged(drinks: drinks), sound: .error, flash: .refused)
+        }
+        state.pending = PendingConfirmation(kind: .alcohol, since: now, button: button, askedByHold: byHold)
+        feedback(.warning, flash: nil)
+        return .accepted(.awaitingConfirmation(.alcohol))
+    }
+
     /// While tonight's record is in doubt a dose needs a confirmation: the confirm hold on
     /// the dose button (the press starts it), or a confirmed command.
     mutating func doubtGuard(confirmed: Bool, button: String?) -> Outcome? {

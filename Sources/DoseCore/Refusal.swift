@@ -32,6 +32,8 @@ public enum Refusal: Sendable, Hashable {
     case tooSoonAfterLastDose(lastAt: Date, minutesAgo: Int)
     /// Tonight's record could not be read; a dose needs a confirmation.
     case recordInDoubt
+    /// Dose 1 with alcoholic drinks logged within the look-back: a confirmation first (#33).
+    case alcoholLogged(drinks: Int)
     case napInProgress(since: Date)
     case noNapInProgress
     /// The same medication logged less than the guard (5 min) from this one.
@@ -70,6 +72,7 @@ public enum Refusal: Sendable, Hashable {
         case .dose2Owed: "409_DOSE2_OWED"
         case .tooSoonAfterLastDose: "428_CONFIRMATION_REQUIRED"
         case .recordInDoubt: "428_RECORD_IN_DOUBT"
+        case .alcoholLogged: "428_CONFIRMATION_REQUIRED"
         case .napInProgress: "409_NAP_IN_PROGRESS"
         case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
         case .duplicateMedication: "409_DUPLICATE_MEDICATION"

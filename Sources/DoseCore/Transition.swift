@@ -2,7 +2,9 @@ import Foundation
 
 /// What a pending confirmation is for: an early or late Dose 2, or any dose while the
 /// record of tonight is in doubt.
-public enum ConfirmKind: String, Sendable, Hashable, Codable { case early, late, doubt }
+/// What a pending confirmation confirms: Dose 2 early or late, a dose while tonight's record is
+/// in doubt, or Dose 1 after an alcoholic drink was logged (#33).
+public enum ConfirmKind: String, Sendable, Hashable, Codable { case early, late, doubt, alcohol }
 
 /// What an accepted action did, for replies and logs.
 public enum Acceptance: Sendable, Hashable {
@@ -30,6 +32,7 @@ public enum Acceptance: Sendable, Hashable {
     case acknowledged
     case faultChanged
     case supplyChanged
+    case drinksChanged
     case medicationLogged(MedicationRecord)
     /// A refill or a correction; the count after it is `remainingAfter`.
     case supplyLogged(SupplyRecord)

@@ -65,6 +65,9 @@ import Testing
         #expect(p.drinks.map(\.type) == ["shot", "beer", "wine", "cocktail", "water"])
         #expect(c.safety.dose2ButtonFloorMin == 120)
         #expect(c.safety.newDose1AfterLastDoseMin == 240)
+        // The box's own (#33): the label gives no hours ("do not drink alcohol" with XYWAV), so
+        // a drink logged at any time of the day before a Dose 1 counts; yesterday's does not.
+        #expect(c.safety.alcoholLookbackH == 12)
         // SSOT 2.4.3, "Planner": baseline 165, lastWeek.length < 5, consistency < 0.7,
         // avg < 160 nudges down, avg > target + 10 nudges up, 15-min steps (nudge_step_minutes),
         // 7-day stability, revert after 3 consecutive missed windows.

@@ -21,6 +21,8 @@ import Testing
         case restart
         /// `boxctl forget --confirm` of every night `Forgetting` lets go.
         case forget
+        /// An alcoholic drink logged now (#33): the shell tells the core every drink's time.
+        case drink
         var description: String {
             switch self {
             case .gesture(let g, let b): b == "dose" ? "\(g)" : "\(b):\(g)"
@@ -28,6 +30,7 @@ import Testing
             case .cli(let a): "boxctl \(a)"
             case .restart: "RESTART"
             case .forget: "boxctl forget --confirm"
+            case .drink: "boxctl drink add beer"
             }
         }
 
@@ -65,6 +68,7 @@ import Testing
         .cli(.logSleepEvent(.wakeFinal, notes: nil, confirmed: true)),
         .gesture(.single, button: "events"), .gesture(.confirmHold, button: "events"),
         .gesture(.stuck, button: "dose"), .gesture(.recovered, button: "dose"), .gesture(.skipHold, button: "dose"),
+        .drink,
     ]
 
     struct Node: Hashable {
@@ -142,7 +146,12 @@ import Testing
             action = a
             source = .cli(uid: 1000)
         case .restart:
+            // The drinks are read from the log again at start, as the supply is.
+            let drinks = state.drinks
             state = BoxState.rebuilt(settings: state.settings, from: PersistedNight(log: log ?? []))
+            state.drinks = drinks
+        case .drink:
+            action = .drinksChanged(state.drinks + [now.wall])
         case .forget:
             log = forgetting(log ?? [], latest: state.night.session?.id, now: now)
         }
@@ -334,6 +343,17 @@ import Testing
                 // Dose 2 is never recorded by a button before the floor.
                 if case .gesture = step, elapsed < floor { out.append("Dose 2 by a button \(elapsed) after Dose 1") }
             }
+            // #33: no Dose 1 after an alcoholic drink logged within the look-back but by a
+            // confirmation (--confirm, or the confirm hold answering the drinks' question), and
+            // then with the drinks noted on it. Judged on the drinks' times against constants.json.
+            let lookback = DoseConstants.box.safety.alcoholLookbackH * 3600
+            let drinks = before.state.drinks.filter { d.at.wall.timeIntervalSince($0) < lookback }.count
+            if d.type == .dose1, drinks > 0 {
+                if !step.isConfirmedCLI, !(step.isDoseConfirmHold && before.state.pending?.kind == .alcohol) {
+                    out.append("Dose 1 after \(drinks) drink(s) without a confirmation, by \(step)")
+                }
+                if d.metadata.alcoholDrinks != drinks { out.append("Dose 1 after \(drinks) drink(s) noted \(d.metadata.alcoholDrinks ?? 0)") }
+            }
             // No second Dose 1 while a night owes Dose 2, nor within the interval of the last dose.
             if d.type == .dose1, !step.isConfirmedCLI {
                 let owed = before.ledger
@@ -351,8 +371,9 @@ import Testing
         if after.state.skipQuestion != nil, before.state.skipQuestion == nil, step != .gesture(.skipHold, button: "dose") {
             out.append("a skip asked by \(step)")
         }
-        // Undo and confirm never coincide: no pending confirmation while a dose is undoable.
-        if after.state.pending != nil, let last = night.lastUndoable,
+        // Undo and confirm never coincide: no pending confirmation while a dose is undoable (in
+        // an open night: a closed night's last dose is not, so a new night's Dose 1 may ask).
+        if after.state.pending != nil, night.isOpen, let last = night.lastUndoable,
            after.now.elapsed(since: last.at) < after.state.settings.undoWindow {
             out.append("a confirmation pending inside the undo window")
         }

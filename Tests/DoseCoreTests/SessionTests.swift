@@ -166,7 +166,7 @@ import Testing
 
 @Suite struct FeedbackTests {
     static let steady: [LEDPattern] = [.slowPulse, .pulse, .fastBlink, .urgentBlink, .closedBlink, .slowGlow, .confirmEarly, .confirmLate, .fault,
-                                       .doubt, .confirmDoubt, .checkIn]
+                                       .doubt, .confirmDoubt, .checkIn, .confirmAlcohol]
 
     @Test func everySteadyPatternHasARhythmOfItsOwn() {
         #expect(Set(Self.steady.map(\.segments)).count == Self.steady.count)
