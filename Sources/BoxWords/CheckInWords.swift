@@ -42,13 +42,13 @@ public enum CheckInWords {
 
     /// A question with the presses that answer it.
     public static func question(_ q: CheckInQuestion) -> String {
-        let n = "Question \(q.number):"
+        let n = "Question \(q.number):", top = q.presses.upperBound
         switch q {
-        case .sleepQuality: return "\(n) how well did you sleep? Press 1 to 5 times; 5 is best."
-        case .feelRested: return "\(n) how rested do you feel? 1 not at all, 5 very well."
-        case .grogginess: return "\(n) how groggy are you? 1 not at all, 5 you cannot function."
-        case .mentalClarity: return "\(n) how clear is your mind? 1 to 10; 10 is clearest."
-        case .mood: return "\(n) your mood? 1 very low, 5 great."
+        case .sleepQuality: return "\(n) how well did you sleep? Press 1 to \(top) times; \(top) is best."
+        case .feelRested: return "\(n) how rested do you feel? 1 not at all, \(top) very well."
+        case .grogginess: return "\(n) how groggy are you? 1 not at all, \(top) you cannot function."
+        case .mentalClarity: return "\(n) how clear is your mind? 1 to \(top); \(top) is clearest."
+        case .mood: return "\(n) your mood? 1 very low, \(top) great."
         default: return "\(n) \(flagName(q.flag!).capitalizedFirst)? Once for no, twice for yes."
         }
     }
@@ -57,10 +57,10 @@ public enum CheckInWords {
     public static func echo(_ q: CheckInQuestion, _ presses: Int) -> String {
         let a = CheckInQuestion.answers([q: presses])
         switch q {
-        case .sleepQuality: return "Sleep \(presses) of 5."
+        case .sleepQuality: return "Sleep \(presses) of \(q.presses.upperBound)."
         case .feelRested: return "Rested: \(rested(a.feelRested))."
         case .grogginess: return "Groggy: \(groggy(a.grogginess))."
-        case .mentalClarity: return "Clarity \(presses) of 10."
+        case .mentalClarity: return "Clarity \(presses) of \(q.presses.upperBound)."
         case .mood: return "Mood: \(mood(a.mood))."
         default: return "\(flagName(q.flag!).capitalizedFirst): \(presses == 2 ? "yes" : "no")."
         }

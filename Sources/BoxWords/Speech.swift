@@ -21,7 +21,12 @@ public enum Speech {
     /// A time of day as it is said, in the patient's zone.
     public static func time(_ date: Date, in zone: TimeZone, _ style: ClockStyle) -> String {
         let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: date)
-        let h = c.hour ?? 0, m = c.minute ?? 0
+        return time(ClockTime(hour: c.hour ?? 0, minute: c.minute ?? 0), style)
+    }
+
+    /// A time of day as it is said: "7:00 AM" or "07:00".
+    public static func time(_ t: ClockTime, _ style: ClockStyle) -> String {
+        let h = t.hour, m = t.minute
         switch style {
         case .twentyFourHour: return String(format: "%02d:%02d", h, m)
         case .twelveHour: return String(format: "%d:%02d %@", h % 12 == 0 ? 12 : h % 12, m, h < 12 ? "AM" : "PM")
@@ -54,11 +59,7 @@ public enum Speech {
             return "Tonight is done. Good night."
         case .finalizing:
             // Before the wake time a hold is this status; from it, the hold asks the check-in.
-            let wake = state.settings.rules.session.wakeTime
-            let at = style == .twelveHour
-                ? String(format: "%d:%02d %@", wake.hour % 12 == 0 ? 12 : wake.hour % 12, wake.minute, wake.hour < 12 ? "AM" : "PM")
-                : wake.description
-            return "Good morning. From \(at), hold the button to check in."
+            return "Good morning. From \(time(state.settings.rules.session.wakeTime, style)), hold the button to check in."
         case .beforeWindow, .active, .nearClose, .closed:
             guard let d1 = night.dose1, let elapsed = state.elapsedSinceDose1(at: now) else { return "No dose yet tonight." }
             let window = state.settings.window

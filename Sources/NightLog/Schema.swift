@@ -240,13 +240,7 @@ enum Schema {
         migrator.registerMigration("v14-session-time-zone") { db in
             try db.execute(sql: "ALTER TABLE sleep_sessions ADD COLUMN time_zone TEXT")
         }
-        // The narcolepsy flags of the morning check-in (#32), by SSOT 2.4.3's column names and
-        // defaults (0: not had); 0 for the check-ins kept before, which never asked.
-        migrator.registerMigration("v15-checkin-narcolepsy-flags") { db in
-            try db.execute(sql: NarcolepsyFlag.allCases.map {
-                "ALTER TABLE morning_checkins ADD COLUMN \($0.rawValue) INTEGER NOT NULL DEFAULT 0 CHECK (\($0.rawValue) IN (0, 1));"
-            }.joined(separator: "\n"))
-        }
+        registerCheckInFlagsV15(&migrator)
         return migrator
     }
 
