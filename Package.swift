@@ -108,6 +108,7 @@ let package = Package(
         // The service: engine, clocks, control socket.
         .target(name: "BoxDaemon", dependencies: [
             "DoseCore", "BoxWords", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxVoice", "BoxControl", "CBoxSys", "ConfigFile", "SystemdSupport",
+            "PacingCore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -16,7 +16,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
-        case medication, dose, unit, takenAt, from, to, change, doses, what
+        case medication, dose, unit, takenAt, from, to, change, doses, what, drink, units, at
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +54,7 @@ extension Command: Codable {
                 self = .supply(.adjust(doses: try f.check(doses, in: -limit...limit, .doses), notes: try f.note(.note)))
             default: throw ProtocolError("change must be refill or adjust")
             }
+        case "drink": self = .drink(try f.drinkChange())
         case "forget":
             guard let to = try f.sessionDate(.to) else { throw ProtocolError("to is missing: the last night to forget (YYYY-MM-DD)") }
             let from = try f.sessionDate(.from)
@@ -118,6 +119,12 @@ extension Command: Codable {
                 try c.encode(doses, forKey: .doses)
                 try c.encodeIfPresent(notes, forKey: .note)
             }
+        case .drink(.add(let type, let units, let at)):
+            try c.encode("add", forKey: .change)
+            try c.encode(type.rawValue, forKey: .drink)
+            try c.encodeIfPresent(units, forKey: .units)
+            try c.encodeIfPresent(at?.iso8601, forKey: .at)
+        case .drink(.undo): try c.encode("undo", forKey: .change)
         case .forget(let from, let to, let confirm):
             try c.encodeIfPresent(from, forKey: .from)
             try c.encode(to, forKey: .to)
@@ -267,6 +274,26 @@ extension Command {
                 takenAt = date
             }
             return MedicationEntry(medicationID: id, doseValue: dose, doseUnit: unit, takenAt: takenAt, notes: try note(.note))
+        }
+
+        /// A drink: a known type, units from 0 to `pacing.max_units_per_drink` if given, an ISO
+        /// 8601 time if any (how far back is boxd's to judge: its clock).
+        func drinkChange() throws -> DrinkChange {
+            switch try string(.change) {
+            case "undo": return .undo
+            case "add":
+                guard let type = try oneOf(.drink, DrinkType.self) else { throw oneOfProblem(.drink, DrinkType.self) }
+                let units = try value(.units, Double.self, "a number").map {
+                    try check($0, in: 0...DoseConstants.box.pacing.maxUnitsPerDrink, .units)
+                }
+                var at: Date?
+                if let text = try string(.at) {
+                    guard let date = Date(iso8601: text) else { throw ProtocolError("at must be an ISO 8601 time such as 2026-11-21T20:00:00Z") }
+                    at = date
+                }
+                return .add(type, units: units, at: at)
+            default: throw ProtocolError("change must be add or undo")
+            }
         }
 
         func sessionDate(_ key: Key) throws -> String? {

@@ -24,6 +24,9 @@ public enum Command: Sendable, Hashable {
     case forget(from: String?, to: String, confirm: Bool)
     /// A refill of the supply, or a correction of its count (`Supply`).
     case supply(SupplyChange)
+    /// The evening before (#33): a drink logged (`units` nil: the type's; `at` nil: now), or
+    /// the evening's last drink taken back.
+    case drink(DrinkChange)
     case config
     case doctor
     /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
@@ -58,6 +61,7 @@ public enum Command: Sendable, Hashable {
         case .medication: "med"
         case .forget: "forget"
         case .supply: "supply"
+        case .drink: "drink"
         case .config: "config"
         case .doctor: "doctor"
         case .testLED: "test.led"
@@ -69,6 +73,12 @@ public enum Command: Sendable, Hashable {
         case .bench(let b): "bench." + b.name
         }
     }
+}
+
+/// `boxctl drink add` and `boxctl drink undo`.
+public enum DrinkChange: Sendable, Hashable {
+    case add(DrinkType, units: Double?, at: Date?)
+    case undo
 }
 
 /// Drives a box on the simulated clock (`boxd --hardware sim --clock sim:…`).
@@ -171,7 +181,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .testLED, .testSound, .say, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .drink, .testLED, .testSound, .say, .sim, .bench: false
         }
     }
 

@@ -70,11 +70,13 @@ public struct StatusReport: Codable, Sendable, Hashable {
     public var caregiverLink: CaregiverLinkStatus?
     /// The supply of XYWAV, once a refill or an adjustment set it.
     public var supply: SupplyStatus?
+    /// The evening before (#33), while a pacing session is open or a drink counts for Dose 1.
+    public var evening: EveningStatus?
 
     enum CodingKeys: String, CodingKey {
         case source, now, timeZone, phase, sessionId, sessionDate, dose1At, dose2At, skippedAt, windowOpensAt, windowClosesAt
         case targetAt, targetMinutes, snoozesUsed, snoozesRemaining, nextAlarm, led, pendingConfirmation, asking, terminalState
-        case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink, supply
+        case lastNight, faults, health, doubt, stateDir, alarmRinging, caregiverLink, supply, evening
     }
 
     /// Every key is always present (null when absent), so scripts can rely on them.
@@ -108,6 +110,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         try c.encode(alarmRinging, forKey: .alarmRinging)
         try c.encode(caregiverLink, forKey: .caregiverLink)
         try c.encode(supply, forKey: .supply)
+        try c.encode(evening, forKey: .evening)
     }
 
     /// Older replies (and the log's own status) have no alarmRinging or caregiverLink.
@@ -141,6 +144,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         alarmRinging = try c.decodeIfPresent(Bool.self, forKey: .alarmRinging) ?? false
         caregiverLink = try c.decodeIfPresent(CaregiverLinkStatus.self, forKey: .caregiverLink)
         supply = try c.decodeIfPresent(SupplyStatus.self, forKey: .supply)
+        evening = try c.decodeIfPresent(EveningStatus.self, forKey: .evening)
     }
 
     public init(state: BoxState, now: Moment, source: String, health: Health?, stateDir: String? = nil) {
@@ -165,6 +169,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         faults = state.faults.sorted().map { FaultReport(code: $0.code, advice: Written.advice($0)) }
         self.health = health
         supply = state.supply
+        evening = EveningStatus(state: state, at: now)
         alarmRinging = state.ringing.map { now.elapsed(since: $0.since) < state.settings.ringTime } ?? false
         if let closure = night.closure {
             terminalState = closure.terminalState.rawValue
@@ -248,6 +253,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         }
         if let link = caregiverLink { lines.append(link.text(timeZone: tz)) }
         if let supply { lines.append("Supply: \(Written.supply(supply))") }
+        lines += evening?.lines(in: tz) ?? []
         if faults.isEmpty {
             lines.append("Faults: none")
         } else {

@@ -30,6 +30,8 @@ extension Engine {
         case .medication(let entry, let confirm): return logMedication(entry, confirmed: confirm, source: source)
         case .forget(let from, let to, let confirm): return forget(from: from, to: to, confirmed: confirm, source: source)
         case .supply(let change): return changeSupply(change, source: source)
+        case .drink(.add(let type, let units, let at)): return reply(apply(.logDrink(type, units: units, at: at), source: source))
+        case .drink(.undo): return reply(apply(.undoDrink, source: source))
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
         case .testSound, .say: return nil

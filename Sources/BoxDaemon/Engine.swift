@@ -130,7 +130,9 @@ public actor Engine {
         settleClock()
         // The count before the first press: a low supply's reminder is due at the first Dose 1.
         settleSupply()
+        restoreEvening()
         transition(.tick, source: .system)
+        settleEvening()
         if let doubtSince { transition(.enterDoubt(since: doubtSince), source: .system) }
         afterTransitions()
         startButtons()
@@ -162,6 +164,7 @@ public actor Engine {
         // the night's schedule is where full speed puts it.
         if case .button = source { clock.answerAtRealSpeed() }
         let result = transition(action, source: source)
+        settleEvening()
         settleSupply()
         settleDevices()
         if action == .tick { settleClock() }

@@ -43,6 +43,7 @@ public struct RGBLevels: Sendable, Hashable {
         case .green: self.init(red: false, green: true, blue: false)
         case .yellow, .amber: self.init(red: true, green: true, blue: false)
         case .red: self.init(red: true, green: false, blue: false)
+        case .magenta: self.init(red: true, green: false, blue: true)
         }
     }
 }

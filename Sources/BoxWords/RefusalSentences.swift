@@ -41,6 +41,8 @@ func refusalSentence(_ r: Refusal, in zone: TimeZone, clock: (Date) -> String, c
     case .skipBeforeWindow: "Skipping Dose 2 is possible once the window opens."
     case .undoExpired(let s): "The undo window (\(s) s) has passed."
     case .nothingToUndo: "There is no dose action to undo."
+    case .noDrinkToUndo: "There is no drink this evening to undo."
+    case .invalidDrink(let why): "Not logged: \(why)."
     case .cooldown(let t, let s): "\(t.rawValue) was logged moments ago; it can be logged again in \(s) s."
     case .noOpenSession: "There is no open night."
     case .invalidCheckIn: "Check-in answers out of range: quality 1–5, mental clarity 1–10."

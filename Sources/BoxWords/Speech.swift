@@ -15,6 +15,7 @@ public enum Speech {
         case .refused(let r, let state): refusal(r, in: state.settings.timeZone, style: state.settings.voice.clock)
         case .alert(let kind, let elapsed, let rules): alert(kind, elapsed: elapsed, rules: rules)
         case .fault(let f): fault(f)
+        case .pacing(let r): r.message
         }
     }
 
@@ -135,7 +136,10 @@ public enum Speech {
         case .doubtEntered: return "I could not read tonight's record. If you took a dose tonight, do not take more."
         case .nightRestored: return "Tonight's record can be read again."
         case .targetSet(let m): return "Target set to \(m) minutes."
-        case .acknowledged, .faultChanged, .supplyChanged, .drinksChanged, .medicationLogged, .supplyLogged, .forgot: return "Done."
+        case .drinkLogged(let d, let n): return "\(d.type.rawValue.capitalizedFirst) logged." + (n > 0 ? " \(Written.drinks(n)) tonight." : "")
+        case .drinkUndone(let d): return "Undone: the \(d.type.rawValue)."
+        case .acknowledged, .faultChanged, .supplyChanged, .drinksChanged, .medicationLogged, .supplyLogged, .forgot, .paced,
+             .eveningRestored: return "Done."
         }
     }
 

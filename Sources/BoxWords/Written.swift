@@ -45,6 +45,12 @@ public enum Written {
         case .faultChanged: "Fault state updated."
         case .supplyChanged: "Supply updated."
         case .drinksChanged: "Drinks updated."
+        case .drinkLogged(let d, let n):
+            "Logged \(d.type.rawValue) (\(DoseConstants.number(d.units)) unit\(d.units == 1 ? "" : "s")) at \(LocalTime.hhmm(d.at, in: zone))"
+                + "; \(drinks(n)) tonight."
+        case .drinkUndone(let d): "Undone: the \(d.type.rawValue) at \(LocalTime.hhmm(d.at, in: zone))."
+        case .paced(let told): told.isEmpty ? "Pace checked." : told.map(\.message).joined(separator: " ")
+        case .eveningRestored: "Evening restored."
         case .medicationLogged(let r):
             "Logged \(MedicationType.named(r.medicationID)?.name ?? r.medicationID) \(DoseConstants.number(r.doseValue)) \(r.doseUnit)"
                 + " at \(LocalTime.hhmm(r.takenAt, in: zone))\(r.confirmedDuplicate ? " (a confirmed duplicate)" : ""), night of \(r.sessionDate)."
@@ -54,6 +60,9 @@ public enum Written {
                 + " Supply: \(supply(SupplyStatus(remainingDoses: r.remainingAfter)))."
         }
     }
+
+    /// "1 drink", "3 drinks": alcoholic drinks, counted (never a BAC).
+    public static func drinks(_ n: Int) -> String { "\(n) drink\(n == 1 ? "" : "s")" }
 
     /// A step of the check-in by the button, as the journal and the feed write it.
     static func checkInStep(_ step: CheckInStep) -> String {

@@ -14,7 +14,8 @@ import TOMLKit
 /// - gestures, per slot (`allowedIntents(on:_:)`): a dose is only ever taken by a single press.
 ///   `single`: take, undo_or_status, a sleep event or nothing; `double`: snooze, a sleep event
 ///   or nothing; `hold`: undo_or_status, a sleep event or nothing (a hold is also the confirm
-///   gesture, so it must never take a dose itself).
+///   gesture, so it must never take a dose itself). Any slot may log a drink (drink:TYPE) or
+///   take the evening's last one back (undo_drink, #33).
 /// - `audio.volume`: above 0 and at most 1 (0 would silence the alarms).
 /// - `voice.volume`: the same range (the tones' volume when left out); `voice.language`: a
 ///   voice espeak-ng has (asked of `voices`, when given); `voice.clock`: "12h" or "24h";
@@ -187,7 +188,7 @@ struct Reader {
                 func intent(_ gesture: String, _ d: String) throws(ConfigError) -> ButtonIntent {
                     let text = try string(t, key, gesture, default: d)
                     guard let i = ButtonIntent(config: text) else {
-                        throw ConfigError("\(key).\(gesture)", "\"\(text)\" is not take, snooze, undo_or_status, nothing or a sleep event (\(SleepEventType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        throw ConfigError("\(key).\(gesture)", "\"\(text)\" is not take, snooze, undo_or_status, nothing, a sleep event (\(SleepEventType.allCases.map(\.rawValue).joined(separator: ", "))), drink:TYPE (\(DrinkType.allCases.map(\.rawValue).joined(separator: ", "))) or undo_drink")
                     }
                     let rule = Self.allowedIntents(on: gesture, i)
                     guard rule.ok else {

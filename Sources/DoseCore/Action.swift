@@ -25,6 +25,15 @@ public enum Action: Sendable, Hashable {
     /// The shell read the alcoholic drinks logged anew (Take Care's drinks, the pre-sleep
     /// log's): their times. Recent ones make a Dose 1 ask for a confirmation (#33).
     case drinksChanged([Date])
+    /// A drink logged (`boxctl drink add`, a `drink:TYPE` button); `units` nil: the type's,
+    /// `at` nil: now.
+    case logDrink(DrinkType, units: Double?, at: Date?)
+    /// The evening's last drink taken back.
+    case undoDrink
+    /// What the pacing engine found when it looked (PacingCore, run by the shell).
+    case paced(PacingVerdict)
+    /// The evening's open session as the log has it, at start.
+    case restoreEvening(Evening?)
     /// Log a medication taken (SSOT 2.4.2). `nearby` are the log's entries of that medication
     /// around its time and `night` the session of its date (`MedicationLog.sessionDate`),
     /// both read by the shell first: the duplicate guard compares with them.

@@ -28,6 +28,8 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var supply: SupplyStatus?
     /// When the alcoholic drinks the shell last read were logged (#33).
     public internal(set) var drinks: [Date] = []
+    /// The evening's open pacing session (#33), nil when none is open.
+    public internal(set) var evening: Evening?
     /// The last press answered as a repeat of a dose, for the hold that may follow it.
     public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).
@@ -166,7 +168,10 @@ public struct BoxState: Sendable, Hashable {
         if doubt != nil { return .doubt }
         if checkIn != nil { return .checkIn }
         if faults.contains(where: \.showsOnLED) { return .fault }
-        return phasePattern(at: now)
+        let phase = phasePattern(at: now)
+        // The evening's pace, on the dark LED of a night not begun (or done): its own colour.
+        if let evening, phase == .off { return .pace(evening.pace) }
+        return phase
     }
 
     /// The phase's own pattern, escalating with the time left in the window.
@@ -190,7 +195,7 @@ public struct BoxState: Sendable, Hashable {
             // In the window a single press takes Dose 2, so a double meant as a snooze must
             // never be split into a dose: wait for it there, even when the snooze will be refused.
             return [.active, .nearClose, .closed].contains(doseStage(at: now))
-        case .takeNext, .undoOrStatus, .log: return true
+        case .takeNext, .undoOrStatus, .log, .drink, .undoDrink: return true
         }
     }
 
@@ -255,6 +260,9 @@ public struct BoxState: Sendable, Hashable {
             candidates.append(.seconds(close.at.timeIntervalSince(now.wall)))
         }
         if let d = doubt { candidates.append(.seconds(d.until.timeIntervalSince(now.wall))) }
+        if let e = evening {
+            for at in [e.nextCheck, e.endsAt(settings.rules.pacing)].compactMap({ $0 }) { candidates.append(.seconds(at.timeIntervalSince(now.wall))) }
+        }
         return candidates.min().map { max($0, .zero) }
     }
 

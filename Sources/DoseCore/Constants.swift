@@ -112,6 +112,8 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let resetCooldownMin: Double
         /// An evening's pacing session ends this long after its last drink.
         public let sessionTimeoutMin: Double
+        /// `boxctl drink add --units` above this is a typing error, not a drink.
+        public let maxUnitsPerDrink: Double
         public let drinks: [DrinkDefault]
     }
     public struct SleepEventRule: Sendable, Hashable, Decodable {

@@ -38,6 +38,12 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         case refillLogged = "refill_logged"
         case inventoryAdjustment = "inventory_adjustment"
         case refillReminder = "refill_reminder"
+        /// The evening before (#33): a drink (eventType its type, units), one taken back, and
+        /// what the pacing engine told (eventType its code, notes its words, level its severity).
+        /// An evening's, not a night's: no session.
+        case drinkLogged = "drink_logged"
+        case drinkUndone = "drink_undone"
+        case pacing
     }
 
     /// The log's seq of this record (for an undo or a close: the seq given to that change).
@@ -72,11 +78,13 @@ public struct FeedEvent: Sendable, Hashable, Codable {
     /// For the supply's entries: the change in doses, and the count after it.
     public var doses: Int?
     public var remainingDoses: Int?
+    /// A drink's standard units.
+    public var units: Double?
 
     public init(id: Int64, kind: Kind, at: String, sessionID: String?, sessionDate: String?, subject: String? = nil,
                 source: String? = nil, eventType: String? = nil, notes: String? = nil, isEarly: Bool? = nil,
                 isLate: Bool? = nil, snoozeNumber: Int? = nil, reason: String? = nil, terminalState: String? = nil,
-                targetMinutes: Int? = nil, level: String? = nil, doses: Int? = nil, remainingDoses: Int? = nil) {
+                targetMinutes: Int? = nil, level: String? = nil, doses: Int? = nil, remainingDoses: Int? = nil, units: Double? = nil) {
         self.id = id
         self.kind = kind
         self.at = at
@@ -95,12 +103,13 @@ public struct FeedEvent: Sendable, Hashable, Codable {
         self.level = level
         self.doses = doses
         self.remainingDoses = remainingDoses
+        self.units = units
     }
 
     // camelCase here; the control protocol's coders put snake_case on the wire (session_id …).
     enum CodingKeys: String, CodingKey {
         case id, kind, at, subject, source, eventType, notes, isEarly, isLate, snoozeNumber, reason, terminalState, targetMinutes, level
-        case doses, remainingDoses
+        case doses, remainingDoses, units
         case sessionID = "sessionId"
         case sessionDate
     }

@@ -1,6 +1,8 @@
 /// LED colours. An RGB LED mixes them; a single-colour LED shows only the rhythm.
 public enum LEDColor: String, Sendable, Hashable, CaseIterable, Codable {
     case off, white, blue, green, yellow, amber, red
+    /// Only the evening's pace (#33): no phase of the night uses it.
+    case magenta
 }
 
 /// A named LED pattern: a colour and a rhythm of on/off segments in milliseconds,
@@ -63,6 +65,15 @@ public struct LEDPattern: Sendable, Hashable, Codable, CustomStringConvertible {
         let n = max(1, presses)
         return LEDPattern(name: "count_\(n)", color: .white,
                           segments: Array((0..<n).flatMap { _ in [blinkMs, blinkMs] }.dropLast()), repeats: false)
+    }
+    /// The evening's pace (#33), magenta: a blip every 5 s while it is good, two short blinks
+    /// for caution, a steady blink to slow down.
+    public static func pace(_ pace: PaceStatus) -> LEDPattern {
+        switch pace {
+        case .good: LEDPattern(name: "pace_good", color: .magenta, segments: [150, 4850], repeats: true)
+        case .caution: LEDPattern(name: "pace_caution", color: .magenta, segments: [150, 150, 150, 2550], repeats: true)
+        case .slowDown: LEDPattern(name: "pace_slow_down", color: .magenta, segments: [500, 500], repeats: true)
+        }
     }
     /// Shown by a status hold when the phase itself is dark: "alive, no dose yet".
     public static let ready = LEDPattern(name: "ready", color: .white, segments: [500], repeats: false)
@@ -187,4 +198,21 @@ public enum Fault: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var description: String { code }
 
     public static func < (a: Fault, b: Fault) -> Bool { a.code < b.code }
+}
+
+/// A fault of the box raised or cleared (`Fault.isCaregiverNews` ones only): kept in the log
+/// so that someone elsewhere learns it through the event feed even after an outage. Not part
+/// of any night (a fault can come at noon), so it has no session.
+public struct FaultRecord: Sendable, Hashable {
+    public var id: String
+    /// `Fault.code`: audio_unavailable, gpio_unavailable, button_stuck:NAME, log_unwritable, log_recovered.
+    public var code: String
+    public var raised: Bool
+    public var at: Moment
+    public init(id: String, code: String, raised: Bool, at: Moment) {
+        self.id = id
+        self.code = code
+        self.raised = raised
+        self.at = at
+    }
 }

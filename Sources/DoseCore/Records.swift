@@ -316,23 +316,6 @@ public struct NoticeRecord: Sendable, Hashable {
     }
 }
 
-/// A fault of the box raised or cleared (`Fault.isCaregiverNews` ones only): kept in the log
-/// so that someone elsewhere learns it through the event feed even after an outage. Not part
-/// of any night (a fault can come at noon), so it has no session.
-public struct FaultRecord: Sendable, Hashable {
-    public var id: String
-    /// `Fault.code`: audio_unavailable, gpio_unavailable, button_stuck:NAME, log_unwritable, log_recovered.
-    public var code: String
-    public var raised: Bool
-    public var at: Moment
-    public init(id: String, code: String, raised: Bool, at: Moment) {
-        self.id = id
-        self.code = code
-        self.raised = raised
-        self.at = at
-    }
-}
-
 /// One thing to write. A transition's records are written in one transaction, in order.
 public enum LogRecord: Sendable, Hashable {
     case sessionOpened(SessionRecord)
@@ -347,4 +330,8 @@ public enum LogRecord: Sendable, Hashable {
     case medication(MedicationRecord)
     /// A refill, an adjustment of the count, or a refill reminder given (`Supply`).
     case supply(SupplyRecord)
+    /// The evening before (#33, `Evening`): a drink, a drink taken back, a pacing message.
+    case drink(DrinkRecord)
+    case drinkUndone(DrinkUndoRecord)
+    case pacing(PacingRecord)
 }

@@ -37,6 +37,7 @@ struct Reduction {
 
     mutating func passTime() {
         closeSessionIfDue()
+        endEveningIfDue()
         if let d = state.doubt, now.wall >= d.until { state.doubt = nil }
         if let p = state.pending,
            now.elapsed(since: p.since) >= .seconds(rules.gestures.confirmationWindowS) {
@@ -144,6 +145,10 @@ struct Reduction {
         case .drinksChanged(let drinks):
             state.drinks = drinks
             return .accepted(.drinksChanged)
+        case .logDrink(let type, let units, let at): return logDrink(type, units: units, at: at)
+        case .undoDrink: return undoDrink()
+        case .paced(let verdict): return paced(verdict)
+        case .restoreEvening(let evening): return restoreEvening(evening)
         case .logMedication(let entry, let confirmed, let nearby, let night):
             return logMedication(entry, confirmed: confirmed, nearby: nearby, night: night)
         case .changeSupply(let change, let current): return changeSupply(change, current: current)
@@ -222,6 +227,8 @@ struct Reduction {
             if stopAlarm() { return .accepted(.alarmStopped) }
             return state.isMorning(at: now) ? startCheckIn(button: button) : showStatus()
         case .log(let type): return logSleepEvent(type, notes: nil, confirmed: false)
+        case .drink(let type): return logDrink(type, units: nil, at: nil)
+        case .undoDrink: return undoDrink()
         case .nothing: return .ignored
         }
     }

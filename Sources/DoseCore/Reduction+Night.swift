@@ -117,6 +117,7 @@ extension Reduction {
 
     /// Records a dose event; whatever confirmation was pending is answered by it.
     mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
+        if type == .dose1 { state.evening = nil } // Dose 1 ends the evening's pacing session
         if type != .snooze {
             state.pending = nil
             state.skipQuestion = nil

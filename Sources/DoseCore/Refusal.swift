@@ -34,6 +34,9 @@ public enum Refusal: Sendable, Hashable {
     case recordInDoubt
     /// Dose 1 with alcoholic drinks logged within the look-back: a confirmation first (#33).
     case alcoholLogged(drinks: Int)
+    /// `boxctl drink undo` with no drink in the evening's open session.
+    case noDrinkToUndo
+    case invalidDrink(String)
     case napInProgress(since: Date)
     case noNapInProgress
     /// The same medication logged less than the guard (5 min) from this one.
@@ -73,6 +76,8 @@ public enum Refusal: Sendable, Hashable {
         case .tooSoonAfterLastDose: "428_CONFIRMATION_REQUIRED"
         case .recordInDoubt: "428_RECORD_IN_DOUBT"
         case .alcoholLogged: "428_CONFIRMATION_REQUIRED"
+        case .noDrinkToUndo: "404_NOTHING_TO_UNDO"
+        case .invalidDrink: "400_INVALID_DRINK"
         case .napInProgress: "409_NAP_IN_PROGRESS"
         case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
         case .duplicateMedication: "409_DUPLICATE_MEDICATION"

@@ -7,6 +7,9 @@ public enum ButtonIntent: Sendable, Hashable, CustomStringConvertible {
     case snooze
     case undoOrStatus
     case log(SleepEventType)
+    /// The evening before (#33): a drink of this type, or the evening's last drink taken back.
+    case drink(DrinkType)
+    case undoDrink
     case nothing
 
     public var description: String {
@@ -15,17 +18,24 @@ public enum ButtonIntent: Sendable, Hashable, CustomStringConvertible {
         case .snooze: "snooze"
         case .undoOrStatus: "undo_or_status"
         case .log(let t): "log:\(t.rawValue)"
+        case .drink(let t): "drink:\(t.rawValue)"
+        case .undoDrink: "undo_drink"
         case .nothing: "nothing"
         }
     }
 
-    /// Parses the config spelling: take, snooze, undo_or_status, nothing, or a sleep event wire name.
+    /// Parses the config spelling: take, snooze, undo_or_status, nothing, undo_drink,
+    /// drink:TYPE (shot, beer, wine, cocktail, water), or a sleep event wire name.
     public init?(config text: String) {
         switch text {
         case "take": self = .takeNext
         case "snooze": self = .snooze
         case "undo_or_status": self = .undoOrStatus
         case "nothing": self = .nothing
+        case "undo_drink": self = .undoDrink
+        case let text where text.hasPrefix("drink:"):
+            guard let t = DrinkType(rawValue: String(text.dropFirst(6))) else { return nil }
+            self = .drink(t)
         default:
             guard let t = SleepEventType(rawValue: text) else { return nil }
             self = .log(t)

@@ -33,6 +33,12 @@ public enum Acceptance: Sendable, Hashable {
     case faultChanged
     case supplyChanged
     case drinksChanged
+    /// A drink logged, and the evening's alcoholic drinks with it.
+    case drinkLogged(DrinkRecord, alcoholicTonight: Int)
+    case drinkUndone(DrinkRecord)
+    /// The pacing engine looked; what it told, if anything.
+    case paced([PacingRecord])
+    case eveningRestored
     case medicationLogged(MedicationRecord)
     /// A refill or a correction; the count after it is `remainingAfter`.
     case supplyLogged(SupplyRecord)

@@ -9,6 +9,8 @@ public enum Utterance: Sendable, Hashable {
     /// An alert that has rung out, `elapsed` after Dose 1: the time left is the time left then.
     case alert(AlertKind, elapsed: Duration, rules: DoseConstants)
     case fault(Fault)
+    /// What the pacing engine told (#33): its words, as recorded.
+    case pacing(PacingRecord)
 
     /// The answer to a button, or nil when its sound says it all (a press heard, an alarm
     /// stopped, a change only the status shows).
@@ -17,7 +19,7 @@ public enum Utterance: Sendable, Hashable {
         case .ignored: nil
         case .refused(let r): .refused(r, state: state)
         case .accepted(.doubtEntered), .accepted(.nightRestored), .accepted(.targetSet), .accepted(.acknowledged),
-             .accepted(.faultChanged), .accepted(.supplyChanged), .accepted(.drinksChanged), .accepted(.medicationLogged), .accepted(.supplyLogged),
+             .accepted(.faultChanged), .accepted(.supplyChanged), .accepted(.drinksChanged), .accepted(.paced), .accepted(.eveningRestored), .accepted(.medicationLogged), .accepted(.supplyLogged),
              .accepted(.forgot): nil
         case .accepted(let a): .accepted(a, state: state, at: now)
         }

@@ -68,17 +68,20 @@ extension NightLog {
             }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(condition)", arguments: arguments) ?? 0
         }
-        // Unlinked entries dated in the range, but not on a night that is kept.
-        var unlinked = "session_id IS NULL"
-        var medArgs = idArgs
-        if range.from != nil { unlinked += " AND session_date >= ?" }
-        if range.to != nil { unlinked += " AND session_date <= ?" }
-        medArgs += range.arguments
+        // Entries with no night, dated in the range but not on a kept night: unlinked medication
+        // entries, and the evenings (#33), which go with the night they led into.
+        var dated: [String] = []
+        if range.from != nil { dated.append("session_date >= ?") }
+        if range.to != nil { dated.append("session_date <= ?") }
+        var datedArgs = range.arguments
         if !keptDates.isEmpty {
-            unlinked += " AND session_date NOT IN (\(Array(repeating: "?", count: keptDates.count).joined(separator: ", ")))"
-            medArgs += StatementArguments(keptDates)
+            dated.append("session_date NOT IN (\(Array(repeating: "?", count: keptDates.count).joined(separator: ", ")))")
+            datedArgs += StatementArguments(keptDates)
         }
-        counts.medications = try run("medication_events", "\(inIDs) OR (\(unlinked))", medArgs)
+        let inRange = dated.isEmpty ? "1" : dated.joined(separator: " AND ")
+        counts.medications = try run("medication_events", "\(inIDs) OR (session_id IS NULL AND \(inRange))", idArgs + datedArgs)
+        _ = try run("pacing_events", inRange, datedArgs)
+        _ = try run("drink_logs", inRange, datedArgs)
         counts.notices = try run("notices", inIDs, idArgs)
         // A refill reminder goes with its night; refills and adjustments belong to none.
         _ = try run("inventory_events", inIDs, idArgs)

@@ -273,6 +273,7 @@ struct StoredRow {
     func int64(_ c: String) throws -> Int64 { try column(c) }
     func double(_ c: String) throws -> Double { try column(c) }
     func optionalInt(_ c: String) throws -> Int? { try column(c) }
+    func optionalDouble(_ c: String) throws -> Double? { try column(c) }
     func optionalBool(_ c: String) throws -> Bool? { try column(c) }
 
     /// A stored enum (wire string) back to its Swift case.

@@ -86,6 +86,8 @@ extension Salvage {
             case "fault_events": _ = try NightLog.faultRecord(r)
             case "medication_events": _ = try NightLog.medicationRecord(r)
             case "inventory_events": _ = try NightLog.supplyRecord(r)
+            case "drink_logs": _ = try NightLog.drinkRecord(r)
+            case "pacing_events": _ = try NightLog.pacingRecord(r)
             default: break
             }
             return true

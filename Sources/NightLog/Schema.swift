@@ -235,12 +235,12 @@ enum Schema {
                 """)
         }
         registerNoticeKindsV13(&migrator)
-        // Each night's zone, so the log alone can say its local times (boxctl with boxd down);
-        // NULL for nights logged before.
+        // Each night's zone, so the log alone can say its local times (boxctl with boxd down); NULL before.
         migrator.registerMigration("v14-session-time-zone") { db in
             try db.execute(sql: "ALTER TABLE sleep_sessions ADD COLUMN time_zone TEXT")
         }
         registerCheckInFlagsV15(&migrator)
+        registerEveningV16(&migrator)
         return migrator
     }
 
@@ -266,7 +266,7 @@ enum Schema {
     }
 
     // ISO 8601 UTC with milliseconds, like every other timestamp in the file.
-    private static let now = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+    static let now = "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
 
     static let v1 = """
         CREATE TABLE sleep_sessions (

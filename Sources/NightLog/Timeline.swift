@@ -58,9 +58,20 @@ extension NightLog {
                     ("notices", "timestamp", "boot_id", "mono_ns"),
                     ("fault_events", "timestamp", "boot_id", "mono_ns"),
                     ("inventory_events", "timestamp", "boot_id", "mono_ns"),
+                    ("pacing_events", "timestamp", "boot_id", "mono_ns"),
                     ("sleep_sessions", "start_utc", "start_boot_id", "start_mono_ns"),
                     ("sleep_sessions", "end_utc", "end_boot_id", "end_mono_ns"),
                 ]
+                // A drink's time drunk moves with the time it was logged (`--at` was said on the same clock).
+                for row in try Row.fetchAll(db, sql: "SELECT rowid, mono_ns, logged_at, timestamp FROM drink_logs WHERE boot_id = ?",
+                                            arguments: [boot]) {
+                    let derived = wall(row[1])
+                    guard derived != (row[2] as String), let was = Date(iso8601: row[2]), let drunk = Date(iso8601: row[3]),
+                          let now = Date(iso8601: derived) else { continue }
+                    try db.execute(sql: "UPDATE drink_logs SET logged_at = ?, timestamp = ? WHERE rowid = ?",
+                                   arguments: [derived, drunk.addingTimeInterval(now.timeIntervalSince(was)).iso8601, row[0] as Int64])
+                    changed += 1
+                }
                 for (table, wallColumn, bootColumn, monoColumn) in columns {
                     let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(monoColumn), \(wallColumn) FROM \(table) WHERE \(bootColumn) = ?",
                                                 arguments: [boot])

@@ -46,6 +46,9 @@ extension NightLog {
         case .medication(let m): [m.id, m.sessionID ?? "", m.sessionDate, m.medicationID, m.doseUnit, m.formulation, m.notes ?? "",
                                   m.source.description]
         case .supply(let x): [x.id, x.kind.rawValue, x.at.boot, x.sessionID ?? "", x.sessionDate ?? "", x.notes ?? "", x.source.description]
+        case .drink(let d): [d.id, d.sessionID, d.sessionDate, d.source.description, d.logged.boot]
+        case .drinkUndone(let u): [u.drinkID, u.source.description, u.at.boot]
+        case .pacing(let p): [p.id, p.sessionID, p.sessionDate, p.at.boot, p.code, p.message, p.severity]
         }
     }
 
@@ -63,6 +66,9 @@ extension NightLog {
                 UNION ALL SELECT MAX(seq) FROM notices
                 UNION ALL SELECT MAX(seq) FROM fault_events
                 UNION ALL SELECT MAX(seq) FROM inventory_events
+                UNION ALL SELECT MAX(seq) FROM drink_logs
+                UNION ALL SELECT MAX(undone_seq) FROM drink_logs
+                UNION ALL SELECT MAX(seq) FROM pacing_events
                 UNION ALL SELECT MAX(value) FROM seq_floor)
             """)
         return (max ?? 0) + 1
@@ -153,6 +159,9 @@ extension NightLog {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [x.id, seq, x.kind.rawValue, x.at.wall.iso8601, x.at.boot, x.at.monoNanos, x.sessionID,
                                          x.sessionDate, x.doses, x.remainingAfter, x.notes, x.source.description])
+
+        case .drink, .drinkUndone, .pacing:
+            try insertEvening(record, seq: seq, db: db, path: path)
 
         case .medication(let m):
             try db.cachedStatement(sql: """

@@ -1,17 +1,6 @@
 import DoseCore
 import Foundation
 
-/// Take Care's drink types (seed 002, "DrinkTypeConfig"), with their default standard units
-/// and whether they count as alcohol from constants.json (`pacing.drinks`).
-public enum DrinkType: String, Sendable, Hashable, CaseIterable, Codable {
-    case shot, beer, wine, cocktail, water
-
-    public func defaults(_ rules: DoseConstants.Pacing = DoseConstants.box.pacing) -> (units: Double, alcoholic: Bool) {
-        guard let d = rules.drinks.first(where: { $0.type == rawValue }) else { return (0, self != .water) }
-        return (d.units, d.alcoholic)
-    }
-}
-
 /// One drink logged (seed 002, "DrinkLog"): when, what, its standard units.
 public struct DrinkLog: Sendable, Hashable {
     public var id: String
@@ -57,13 +46,6 @@ public struct PacingSettings: Sendable, Hashable {
         self.hydrationReminders = hydrationReminders
         self.hydrationCadence = hydrationCadence
     }
-}
-
-/// The seed's pace status, worst last.
-public enum PaceStatus: String, Sendable, Hashable, CaseIterable, Comparable {
-    case good, caution, slowDown
-
-    public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
 }
 
 /// The rules' events (seed 002, "Rules"), by their codes.

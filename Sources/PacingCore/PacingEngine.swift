@@ -28,8 +28,12 @@ public struct PacingResult: Sendable, Hashable {
 ///
 /// A drink is inside a window of N minutes while less than N minutes have passed since it.
 public enum PacingEngine {
+    /// `afterDrink` false: the look comes from time passing alone (a window or cooldown ended),
+    /// and only the nice reset may be told; the pace still follows the windows. The seed's app
+    /// looks when a drink is logged, so a warning or a water check answers a drink, never a
+    /// quiet quarter of an hour.
     public static func evaluate(_ logs: [DrinkLog], settings: PacingSettings, now: Date, recentEvents: [PacingEvent],
-                                rules: DoseConstants.Pacing = DoseConstants.box.pacing) -> PacingResult {
+                                afterDrink: Bool = true, rules: DoseConstants.Pacing = DoseConstants.box.pacing) -> PacingResult {
         let preset = settings.sensitivity.preset(rules)
         let w = Windows(logs: logs.filter { $0.at <= now }, now: now)
         func last(_ code: PacingCode) -> Date? { recentEvents.filter { $0.code == code && $0.at <= now }.map(\.at).max() }
@@ -43,11 +47,11 @@ public enum PacingEngine {
         if w.units(within: rules.fastPaceWindowMin) > preset.fastPaceUnits { holding.append(.fastPace) }
         if w.units(within: rules.escalationWindowMin) >= preset.escalationUnits { holding.append(.escalation) }
         if w.count(.shot, within: preset.shotStackingWindowMin) >= rules.shotStackingShots { holding.append(.shotStacking) }
-        var events = holding.filter { cooled($0, rules.warningCooldownMin) }.map { PacingEvent($0, at: now) }
+        var events = afterDrink ? holding.filter { cooled($0, rules.warningCooldownMin) }.map { PacingEvent($0, at: now) } : []
 
         // The water check: the drink that made the count a multiple of the cadence, not yet checked.
         let alcoholic = w.logs.filter(\.isAlcoholic).sorted { $0.at < $1.at }
-        if settings.hydrationReminders, settings.hydrationCadence > 0, !alcoholic.isEmpty, alcoholic.count % settings.hydrationCadence == 0,
+        if afterDrink, settings.hydrationReminders, settings.hydrationCadence > 0, !alcoholic.isEmpty, alcoholic.count % settings.hydrationCadence == 0,
            let due = alcoholic.last?.at, (last(.waterCheck) ?? .distantPast) < due,
            w.count(.water, within: rules.hydrationQuietMin) == 0, cooled(.waterCheck, rules.hydrationQuietMin) {
             events.append(PacingEvent(.waterCheck, at: now))

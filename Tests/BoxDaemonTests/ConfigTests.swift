@@ -77,7 +77,7 @@ import Testing
         ("[box]\ntarget_minute = 165", "box.target_minute: unknown key (expected one of ring_seconds, target_minutes, time_zone, undo_seconds)"),
         ("[buttons.dose]\nline = -1", "buttons.dose.line: -1 is not a line number"),
         ("[buttons.dose]\nsingle = \"take\"", "buttons.dose.line: is required"),
-        ("[buttons.dose]\nline = 17\nsingle = \"jump\"", "buttons.dose.single: \"jump\" is not take, snooze, undo_or_status, nothing or a sleep event (bathroom, water, snack, in_bed, lights_out, wake_final, wake_temp, anxiety, dream, heart_racing, noise, temperature, pain, nap_start, nap_end)"),
+        ("[buttons.dose]\nline = 17\nsingle = \"jump\"", "buttons.dose.single: \"jump\" is not take, snooze, undo_or_status, nothing, a sleep event (bathroom, water, snack, in_bed, lights_out, wake_final, wake_temp, anxiety, dream, heart_racing, noise, temperature, pain, nap_start, nap_end)"),
         ("[buttons.events]\nline = 27\nsingle = \"bathroom\"", "buttons: no button takes doses: one button needs single = \"take\""),
         ("[buttons.dose]\nline = 17\n[led]\nred = 1\ngreen = 2", "led.blue: is required for an RGB LED (or give led.line for a single LED)"),
         ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be above 0 and at most 1"),

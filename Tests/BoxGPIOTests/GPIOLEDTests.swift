@@ -13,13 +13,14 @@ import Testing
         (.yellow, RGBLevels(red: true, green: true, blue: false)),
         (.amber, RGBLevels(red: true, green: true, blue: false)),
         (.red, RGBLevels(red: true, green: false, blue: false)),
+        (.magenta, RGBLevels(red: true, green: false, blue: true)),
     ])
     func mixing(color: LEDColor, dies: RGBLevels) {
         #expect(RGBLevels(color) == dies)
     }
 
     @Test func everyColourIsCovered() {
-        #expect(Set(LEDColor.allCases.map { RGBLevels($0) }).count == 6) // amber == yellow
+        #expect(Set(LEDColor.allCases.map { RGBLevels($0) }).count == 7) // amber == yellow
     }
 
     @Test func rgbLineLevelsActiveHigh() {

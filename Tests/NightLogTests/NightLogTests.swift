@@ -102,6 +102,9 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .fault(let f): "fault:\(f.id)"
         case .medication(let m): "medication:\(m.id)"
         case .supply(let x): "supply:\(x.id)"
+        case .drink(let d): "drink:\(d.id)"
+        case .drinkUndone(let u): "drink-undo:\(u.drinkID)"
+        case .pacing(let p): "pacing:\(p.id)"
         }
     }
 }

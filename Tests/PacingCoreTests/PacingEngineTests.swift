@@ -142,3 +142,42 @@ import Testing
         #expect(DrinkType.allCases.map { $0.defaults().alcoholic } == [true, true, true, true, false])
     }
 }
+
+/// The engine over the core's evening (`EveningPacing`): it looks after a drink, and when a
+/// window or a cooldown ends; a look of time alone tells no warning, only the nice reset.
+@Suite struct EveningPacingTests {
+    static let tz = TimeZone(identifier: "America/New_York")!
+    static let start = Moment(wall: Date(timeIntervalSince1970: 1_795_316_400), boot: "b", monoNanos: 1_000_000_000)
+
+    static func reduce(_ state: BoxState, _ action: Action, at now: Moment) -> BoxState {
+        DoseReducer.reduce(state, action, Context(now: now, source: .cli(uid: 1), ids: [UUID().uuidString])).state
+    }
+
+    @Test func noEveningNoLook() {
+        let state = BoxState(settings: BoxSettings(timeZone: Self.tz))
+        #expect(EveningPacing.action(for: state, settings: PacingSettings(), at: Self.start) == nil)
+    }
+
+    @Test func aWarningAnswersADrinkTheResetAnswersAQuietStretch() throws {
+        var state = BoxState(settings: BoxSettings(timeZone: Self.tz))
+        var now = Self.start
+        for minutes in [0, 5] {
+            now = Self.start.advanced(by: .minutes(Double(minutes)))
+            state = Self.reduce(state, .logDrink(.shot, units: nil, at: nil), at: now)
+            let action = try #require(EveningPacing.action(for: state, settings: PacingSettings(), at: now))
+            state = Self.reduce(state, action, at: now)
+            #expect(EveningPacing.action(for: state, settings: PacingSettings(), at: now) == nil, "looked: nothing more now")
+        }
+        #expect(state.evening?.told.map(\.code) == ["rapid_repeat", "shot_stacking", "water_check"])
+        // 15 min later the warnings' cooldown is over and 4 units... are not there (2 units): nothing is told by time alone.
+        let quiet = Self.start.advanced(by: .minutes(24))
+        if let action = EveningPacing.action(for: state, settings: PacingSettings(), at: quiet), case .paced(let v) = action {
+            #expect(v.notes.isEmpty)
+        }
+        // 20 drink-free minutes after the last drink: the nice reset, on time's own look.
+        let reset = try #require(state.evening?.nextCheck.map { _ in Self.start.advanced(by: .minutes(25)) })
+        let action = try #require(EveningPacing.action(for: state, settings: PacingSettings(), at: reset))
+        guard case .paced(let v) = action else { Issue.record("not a verdict"); return }
+        #expect(v.notes.map(\.code) == ["nice_reset"])
+    }
+}

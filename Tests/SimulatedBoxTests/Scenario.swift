@@ -165,8 +165,10 @@ struct Scenario {
         if ms > 0 { try ok(["sim", "advance", "\(ms)ms"]) }
     }
 
+    /// A status key's value as text; `a.b` reads key b of the object a.
     func statusText(_ key: String) throws -> String {
-        let v = try rig.statusJSON()[key]
+        var v: Any? = try rig.statusJSON()
+        for part in key.split(separator: ".") { v = (v as? [String: Any])?[String(part)] }
         if v == nil || v is NSNull { return "null" }
         if let s = v as? String { return s }
         if let d = v as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: d, options: .sortedKeys) {

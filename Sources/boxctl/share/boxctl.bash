@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply insights plan report export forget prune support-bundle watch config target doctor test say-status sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply drink insights plan report export forget prune support-bundle watch config target doctor test say-status sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -565,6 +565,71 @@ _boxctl_supply_adjust() {
     '--note')
         return
         ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_drink() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __boxctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|undo)
+        # Offer subcommand argument completions
+        "_boxctl_drink_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add undo' -- "${cur}"))
+        ;;
+    esac
+}
+
+_boxctl_drink_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--units --at --socket --state-dir)
+    __boxctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--units')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_drink_undo() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
     '--socket')
         return
         ;;

@@ -60,6 +60,7 @@ _boxctl() {
             'history:One line per night: Dose 1, Dose 2, interval, on time, how it ended.'
             'med:The medication log: Adderall IR and XR beside XYWAV.'
             'supply:The supply of XYWAV in doses: what is left, refills, corrections.'
+            'drink:The evening'\''s drinks: log one, take the last one back.'
             'insights:On-time %, Dose 1 to Dose 2 intervals, natural wakes and night wakings over the last nights.'
             'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
             'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
@@ -80,7 +81,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -382,6 +383,63 @@ _boxctl_supply_adjust() {
     local -ar arg_specs=(
         '--doses[The correction, e.g. -2 or 4.]:doses:'
         '--note[Why.]:note:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_drink() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Log a drink.'
+            'undo:Take back the evening'\''s last drink logged.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|undo)
+            "_boxctl_drink_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_boxctl_drink_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':type:'
+        '--units[Standard units, if not the type'\''s (0 to 10).]:units:'
+        '--at[When it was drunk\: HH\:MM (the last such time, in the box'\''s zone) or an ISO 8601 time. Default\: now.]:at:'
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_drink_undo() {
+    local -i ret=1
+    local -ar arg_specs=(
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'

@@ -1,0 +1,31 @@
+import DoseCore
+import Foundation
+import NightLog
+import PacingCore
+
+/// The evening before (#33): the core keeps the evening's drinks; PacingCore's engine
+/// looks at them after every batch of transitions that changed them, and when a window or
+/// a cooldown ends (the core's deadline); what it says is an action of the core.
+extension Engine {
+    /// Runs the pacing engine if the evening needs a look, and gives the core its verdict.
+    func settleEvening() {
+        let settings = PacingSettings()
+        guard let action = EveningPacing.action(for: state, settings: settings, at: clock.now()) else { return }
+        transition(action, source: .system)
+    }
+
+    /// At start: the evening's open session and the alcoholic drinks within the guard's
+    /// look-back, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
+    func restoreEvening() {
+        guard let log else { return }
+        let now = clock.now()
+        do {
+            let since = now.wall.addingTimeInterval(-state.settings.rules.safety.alcoholLookbackH * 3600)
+            let drinks = try log.alcoholicDrinks(since: since)
+            if !drinks.isEmpty { transition(.drinksChanged(drinks), source: .system) }
+            if let evening = try log.latestEvening() { transition(.restoreEvening(evening), source: .system) }
+        } catch {
+            logger.error("the evening's drinks could not be read: \(error)")
+        }
+    }
+}
