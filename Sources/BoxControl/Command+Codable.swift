@@ -16,7 +16,7 @@ extension Command: Codable {
     enum Key: String, CodingKey {
         case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
-        case medication, dose, unit, takenAt, from, to, change, doses, what, drink, units, at
+        case medication, dose, unit, takenAt, from, to, change, doses, what, drink, units, at, presleep
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +55,7 @@ extension Command: Codable {
             default: throw ProtocolError("change must be refill or adjust")
             }
         case "drink": self = .drink(try f.drinkChange())
+        case "presleep": self = .preSleep(try f.preSleep())
         case "forget":
             guard let to = try f.sessionDate(.to) else { throw ProtocolError("to is missing: the last night to forget (YYYY-MM-DD)") }
             let from = try f.sessionDate(.from)
@@ -125,6 +126,7 @@ extension Command: Codable {
             try c.encodeIfPresent(units, forKey: .units)
             try c.encodeIfPresent(at?.iso8601, forKey: .at)
         case .drink(.undo): try c.encode("undo", forKey: .change)
+        case .preSleep(let answers): try c.encode(answers, forKey: .presleep)
         case .forget(let from, let to, let confirm):
             try c.encodeIfPresent(from, forKey: .from)
             try c.encode(to, forKey: .to)
@@ -294,6 +296,18 @@ extension Command {
                 return .add(type, units: units, at: at)
             default: throw ProtocolError("change must be add or undo")
             }
+        }
+
+        /// The pre-sleep answers: at least one, each in its range (`PreSleepAnswers.problem`).
+        func preSleep() throws -> PreSleepAnswers {
+            let answers: PreSleepAnswers?
+            do { answers = try container.decodeIfPresent(PreSleepAnswers.self, forKey: .presleep) } catch let error as DecodingError {
+                throw ProtocolError(ControlProtocol.describe(error))
+            }
+            guard let answers, !answers.isEmpty else { throw ProtocolError("presleep is missing: at least one answer") }
+            if let problem = answers.problem() { throw ProtocolError("presleep.\(problem)") }
+            if let problem = ControlProtocol.noteProblem(answers.notes, option: "presleep.notes") { throw ProtocolError(problem) }
+            return answers
         }
 
         func sessionDate(_ key: Key) throws -> String? {

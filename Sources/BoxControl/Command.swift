@@ -27,6 +27,8 @@ public enum Command: Sendable, Hashable {
     /// The evening before (#33): a drink logged (`units` nil: the type's; `at` nil: now), or
     /// the evening's last drink taken back.
     case drink(DrinkChange)
+    /// Tonight's pre-sleep log (schema v6 `pre_sleep_logs`), new or edited until Dose 1.
+    case preSleep(PreSleepAnswers)
     case config
     case doctor
     /// Shows an LED pattern or colour (a name in `TestSignals.patterns`) for 3 s.
@@ -62,6 +64,7 @@ public enum Command: Sendable, Hashable {
         case .forget: "forget"
         case .supply: "supply"
         case .drink: "drink"
+        case .preSleep: "presleep"
         case .config: "config"
         case .doctor: "doctor"
         case .testLED: "test.led"
@@ -181,7 +184,7 @@ extension Command {
     public var isReadOnly: Bool {
         switch self {
         case .status, .config, .doctor, .watch, .link: true
-        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .drink, .testLED, .testSound, .say, .sim, .bench: false
+        case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .drink, .preSleep, .testLED, .testSound, .say, .sim, .bench: false
         }
     }
 

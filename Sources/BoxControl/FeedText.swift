@@ -41,7 +41,7 @@ extension FeedEvent {
         case .inventoryAdjustment:
             return "supply corrected by \(doses.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? "?") doses, \(remainingDoses ?? 0) left" + (notes.map { " (\($0))" } ?? "")
         case .refillReminder: return "REFILL DUE: \(remainingDoses ?? 0) doses left"
-        case .drinkLogged: return "drink: \(eventType ?? "?")" + (units.map { " (\(DoseConstants.number($0)) units)" } ?? "")
+        case .drinkLogged: return "drink: \(eventType ?? "?")" + (units.map { " (\(Written.units($0)))" } ?? "")
         case .drinkUndone: return "drink taken back: \(eventType ?? "?")"
         case .pacing: return "pace: \(notes ?? eventType ?? "?")"
         }

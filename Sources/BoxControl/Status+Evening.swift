@@ -38,7 +38,7 @@ public struct EveningStatus: Codable, Sendable, Hashable {
         if let pace {
             let last = lastDrinkAt.map { ", last at \(LocalTime.hhmm($0, in: zone))" } ?? ""
             let waters = water > 0 ? ", \(water) water" : ""
-            lines.append("Evening: \(Written.drinks(drinks)) (\(DoseConstants.number(units)) units)\(waters)\(last); pace: "
+            lines.append("Evening: \(Written.drinks(drinks)) (\(Written.units(units)))\(waters)\(last); pace: "
                 + pace.replacingOccurrences(of: "_", with: " "))
         }
         if drinksBeforeDose1 > 0 {

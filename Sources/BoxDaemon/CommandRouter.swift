@@ -32,6 +32,7 @@ extension Engine {
         case .supply(let change): return changeSupply(change, source: source)
         case .drink(.add(let type, let units, let at)): return reply(apply(.logDrink(type, units: units, at: at), source: source))
         case .drink(.undo): return reply(apply(.undoDrink, source: source))
+        case .preSleep(let answers): return reply(apply(.logPreSleep(answers), source: source))
         case .config: return .config(configEntries())
         case .testLED(let name): return testLED(name)
         case .testSound, .say: return nil

@@ -9,13 +9,13 @@ import PacingCore
 extension Engine {
     /// Runs the pacing engine if the evening needs a look, and gives the core its verdict.
     func settleEvening() {
-        let settings = PacingSettings()
+        let settings = PacingSettings(sensitivity: config.evening.sensitivity, hydrationReminders: config.evening.hydrationReminders)
         guard let action = EveningPacing.action(for: state, settings: settings, at: clock.now()) else { return }
         transition(action, source: .system)
     }
 
-    /// At start: the evening's open session and the alcoholic drinks within the guard's
-    /// look-back, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
+    /// At start: the evening's open session, the alcoholic drinks within the guard's look-back
+    /// and the latest pre-sleep log, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
     func restoreEvening() {
         guard let log else { return }
         let now = clock.now()
@@ -24,6 +24,7 @@ extension Engine {
             let drinks = try log.alcoholicDrinks(since: since)
             if !drinks.isEmpty { transition(.drinksChanged(drinks), source: .system) }
             if let evening = try log.latestEvening() { transition(.restoreEvening(evening), source: .system) }
+            if let preSleep = try log.preSleepLog() { transition(.restorePreSleep(preSleep), source: .system) }
         } catch {
             logger.error("the evening's drinks could not be read: \(error)")
         }

@@ -43,6 +43,8 @@ func refusalSentence(_ r: Refusal, in zone: TimeZone, clock: (Date) -> String, c
     case .nothingToUndo: "There is no dose action to undo."
     case .noDrinkToUndo: "There is no drink this evening to undo."
     case .invalidDrink(let why): "Not logged: \(why)."
+    case .invalidPreSleep(let why): "Not saved: \(why)."
+    case .preSleepAfterDose1(let date): "Dose 1 of the night of \(date) is taken: its pre-sleep log can no longer change."
     case .cooldown(let t, let s): "\(t.rawValue) was logged moments ago; it can be logged again in \(s) s."
     case .noOpenSession: "There is no open night."
     case .invalidCheckIn: "Check-in answers out of range: quality 1–5, mental clarity 1–10."

@@ -139,7 +139,7 @@ public enum Speech {
         case .drinkLogged(let d, let n): return "\(d.type.rawValue.capitalizedFirst) logged." + (n > 0 ? " \(Written.drinks(n)) tonight." : "")
         case .drinkUndone(let d): return "Undone: the \(d.type.rawValue)."
         case .acknowledged, .faultChanged, .supplyChanged, .drinksChanged, .medicationLogged, .supplyLogged, .forgot, .paced,
-             .eveningRestored: return "Done."
+             .eveningRestored, .preSleepLogged: return "Done."
         }
     }
 

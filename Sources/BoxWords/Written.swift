@@ -46,11 +46,12 @@ public enum Written {
         case .supplyChanged: "Supply updated."
         case .drinksChanged: "Drinks updated."
         case .drinkLogged(let d, let n):
-            "Logged \(d.type.rawValue) (\(DoseConstants.number(d.units)) unit\(d.units == 1 ? "" : "s")) at \(LocalTime.hhmm(d.at, in: zone))"
+            "Logged \(d.type.rawValue) (\(units(d.units))) at \(LocalTime.hhmm(d.at, in: zone))"
                 + "; \(drinks(n)) tonight."
         case .drinkUndone(let d): "Undone: the \(d.type.rawValue) at \(LocalTime.hhmm(d.at, in: zone))."
         case .paced(let told): told.isEmpty ? "Pace checked." : told.map(\.message).joined(separator: " ")
         case .eveningRestored: "Evening restored."
+        case .preSleepLogged(let log, let edited): (edited ? "Pre-sleep log updated" : "Pre-sleep log saved") + " for the night of \(log.sessionDate)."
         case .medicationLogged(let r):
             "Logged \(MedicationType.named(r.medicationID)?.name ?? r.medicationID) \(DoseConstants.number(r.doseValue)) \(r.doseUnit)"
                 + " at \(LocalTime.hhmm(r.takenAt, in: zone))\(r.confirmedDuplicate ? " (a confirmed duplicate)" : ""), night of \(r.sessionDate)."
@@ -60,6 +61,24 @@ public enum Written {
                 + " Supply: \(supply(SupplyStatus(remainingDoses: r.remainingAfter)))."
         }
     }
+
+    /// A night's evening before, for history and the report: "2 drinks (2 units) · caffeine 2, last 15:30 · stress 5/10 · exercise light 30 min".
+    public static func evening(_ e: EveningFacts?, zone: TimeZone) -> String {
+        guard let e else { return "—" }
+        var parts: [String] = []
+        if e.hadAlcohol {
+            parts.append("\(e.alcoholicDrinks) drink\(e.alcoholicDrinks == 1 ? "" : "s")" + (e.units > 0 ? " (\(units(e.units)))" : ""))
+        }
+        if let p = e.preSleep {
+            if let c = p.caffeineCups { parts.append("caffeine \(c)" + (p.caffeineCutoff.map { ", last \(LocalTime.hhmm($0, in: zone))" } ?? "")) }
+            if let s = p.stressLevel { parts.append("stress \(s)/\(DoseConstants.box.preSleep.stressMax)") }
+            if let x = p.exerciseType, x != .none { parts.append("exercise \(x.rawValue)" + (p.exerciseDuration.map { " \($0) min" } ?? "")) }
+        }
+        return parts.isEmpty ? "—" : parts.joined(separator: " · ")
+    }
+
+    /// "1 unit", "2.5 units": standard drink units.
+    public static func units(_ u: Double) -> String { "\(DoseConstants.number(u)) unit\(u == 1 ? "" : "s")" }
 
     /// "1 drink", "3 drinks": alcoholic drinks, counted (never a BAC).
     public static func drinks(_ n: Int) -> String { "\(n) drink\(n == 1 ? "" : "s")" }

@@ -64,6 +64,12 @@ public enum ClinicianReport {
                     .h2("How the nights ended"),
                     OutcomeBar(nights: input.nights).node
                 ),
+                .section(
+                    .class("chart"),
+                    .h2("The evenings before"),
+                    EveningChart(nights: input.nights).node,
+                    .p(.class("legend"), .text("Each dot: one night's Dose 1 → Dose 2 interval, green on time. Alcohol logged: any alcoholic drink logged for that night's evening (boxctl drink, a drink button or the pre-sleep log). Shown side by side only: the report compares nothing and concludes nothing."))
+                ),
                 nightTable(input.nights, zone: input.zone),
                 medicationTable(input.medications, zone: input.zone)
             )
@@ -113,7 +119,7 @@ public enum ClinicianReport {
     static func nightTable(_ nights: [NightFacts], zone: TimeZone) -> Node<HTML.BodyContext> {
         let head: Node<HTML.TableContext> = .thead(.tr(
             .th("Night"), .th("Dose 1"), .th("Dose 2"), .th("Interval"), .th("Target"), .th("On time"),
-            .th("Snoozes"), .th("Skip / override"), .th("Wakings"), .th("Check-in")))
+            .th("Snoozes"), .th("Skip / override"), .th("Wakings"), .th("Evening"), .th("Check-in")))
         let rows: [Node<HTML.TableContext>] = nights.map { n in
             var notes: [String] = []
             if n.skipped { notes.append("skipped" + (n.skipReason.map { " (\($0.rawValue.replacingOccurrences(of: "_", with: " ")))" } ?? "")) }
@@ -132,6 +138,7 @@ public enum ClinicianReport {
                 .td(.text("\(n.snoozeCount)")),
                 .td(.text(notes.joined(separator: ", "))),
                 .td(.text("\(n.nightWakings)")),
+                .td(.class("evening"), .text(Written.evening(n.evening, zone: zone))),
                 .td(.text(n.checkIn.map(checkIn) ?? "—")))
         }
         return .section(.class("nights"), .h2("Night by night"), .table(.id("nights-table"), head, .tbody(.group(rows))))

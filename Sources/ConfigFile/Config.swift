@@ -48,6 +48,8 @@ public struct BoxConfig: Sendable {
     public var voice = VoiceConfig()
     /// `[schedule]` (#32): the person's sleep start, wake, prep time and missed check-in cut-off.
     public var schedule: DoseConstants.Session = DoseConstants.box.session
+    /// `[evening]` (#33): Take Care's sensitivity and water checks (seed 002's user settings).
+    public var evening = EveningConfig()
     /// Where each value came from, by key: "default" or the file's path. Every key of
     /// `entries` has one; a key the file does not set is never put down to the file.
     public var sources: [String: String]
@@ -195,6 +197,7 @@ public struct BoxConfig: Sendable {
         out += [("schedule.sleep_start", schedule.sleepStart.description), ("schedule.wake", schedule.wakeTime.description),
                 ("schedule.prep_time", schedule.prepTime.description),
                 ("schedule.missed_checkin_cutoff_hours", format(schedule.missedCheckinCutoffH))]
+        out += [("evening.sensitivity", evening.sensitivity.rawValue), ("evening.hydration_reminders", String(evening.hydrationReminders))]
         if let m = caregiverLink {
             out += [("mqtt.enabled", "true"), ("mqtt.host", m.host), ("mqtt.port", String(m.port))]
             out += [("mqtt.tls_ca", m.tlsCA), ("mqtt.tls_cert", m.tlsCert), ("mqtt.tls_key", m.tlsKey), ("mqtt.username", m.username),

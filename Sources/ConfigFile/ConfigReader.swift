@@ -58,13 +58,14 @@ struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "": ["box", "gpio", "buttons", "led", "audio", "voice", "schedule", "mqtt"],
+        "": ["box", "gpio", "buttons", "led", "audio", "voice", "schedule", "evening", "mqtt"],
         "box": ["time_zone", "target_minutes", "undo_seconds", "ring_seconds"],
         "gpio": ["chip"],
         "led": ["red", "green", "blue", "line", "active_low"],
         "audio": ["device", "volume"],
         "voice": ["enabled", "volume", "language", "clock", "stay_in_bed"],
         "schedule": ["sleep_start", "wake", "prep_time", "missed_checkin_cutoff_hours"],
+        "evening": ["sensitivity", "hydration_reminders"],
     ]
     static let buttonKeys: Set<String> = ["line", "active_low", "single", "double", "hold"]
 
@@ -226,10 +227,12 @@ struct Reader {
         let caregiverLink = try mqtt()
         let voice = try voiceSection()
         let schedule = try scheduleSection(rules.session)
+        let evening = try eveningSection()
         var config = BoxConfig(timeZone: tz, targetMinutes: target, undoSeconds: Double(undo), ringSeconds: Double(ring), chip: chip, buttons: buttons,
                                led: wiring, ledActiveLow: ledActiveLow, audioDevice: device, volume: volume, caregiverLink: caregiverLink,
                                voice: voice, sources: sources, path: path)
         config.schedule = schedule
+        config.evening = evening
         // One line, one use: checked here already, without a chip (the chip's own range is
         // checked where the chip is, in boxd). The later key is named.
         var owners: [Int: String] = [:]

@@ -34,6 +34,10 @@ public enum Action: Sendable, Hashable {
     case paced(PacingVerdict)
     /// The evening's open session as the log has it, at start.
     case restoreEvening(Evening?)
+    /// Tonight's pre-sleep log, new or edited (`boxctl presleep`).
+    case logPreSleep(PreSleepAnswers)
+    /// The latest pre-sleep log as the log has it, at start (the core judges whether it is tonight's).
+    case restorePreSleep(PreSleepLog?)
     /// Log a medication taken (SSOT 2.4.2). `nearby` are the log's entries of that medication
     /// around its time and `night` the session of its date (`MedicationLog.sessionDate`),
     /// both read by the shell first: the duplicate guard compares with them.

@@ -30,6 +30,8 @@ public struct BoxState: Sendable, Hashable {
     public internal(set) var drinks: [Date] = []
     /// The evening's open pacing session (#33), nil when none is open.
     public internal(set) var evening: Evening?
+    /// The latest pre-sleep log (#33); its drinks count for the Dose 1 of its night.
+    public internal(set) var preSleep: PreSleepLog?
     /// The last press answered as a repeat of a dose, for the hold that may follow it.
     public internal(set) var absorbedRepeat: AbsorbedRepeat?
     /// The open session's fallback close, computed once per session (calendar math is costly).
@@ -229,7 +231,11 @@ public struct BoxState: Sendable, Hashable {
     /// then asks for a confirmation. A drink logged ahead of the clock counts too.
     public func drinksBefore(_ now: Moment) -> Int {
         let lookback = settings.rules.safety.alcoholLookbackH * 3600
-        return drinks.filter { now.wall.timeIntervalSince($0) < lookback }.count
+        let logged = drinks.filter { now.wall.timeIntervalSince($0) < lookback }.count
+        // Tonight's pre-sleep log may count the same drinks again: the larger count, never the sum.
+        let tonight = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: settings.rules.session.rolloverHour)
+        guard let p = preSleep, p.sessionDate == tonight, now.wall.timeIntervalSince(p.completedAt) < lookback else { return logged }
+        return max(logged, p.answers.alcoholDrinks ?? 0)
     }
 
     /// How long the shell may wait before it must send `.tick`: the next alarm, the end of

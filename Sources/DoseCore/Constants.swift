@@ -181,6 +181,16 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         public let alcoholLookbackH: Double
     }
 
+    /// The pre-sleep log's answers (schema v6 `pre_sleep_logs`, #33): stress is the seed's
+    /// 1-10; the other limits are the box's, to catch a typing error, not to judge an evening.
+    public struct PreSleep: Sendable, Hashable, Decodable {
+        public let maxCaffeineCups: Int
+        public let maxAlcoholDrinks: Int
+        public let maxExerciseMin: Int
+        public let stressMin: Int
+        public let stressMax: Int
+    }
+
     public let schemaVersion: Int
     public let window: Window
     public let snooze: Snooze
@@ -196,6 +206,7 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
     public let checkin: CheckIn
     public let feedback: Feedback
     public let safety: Safety
+    public let preSleep: PreSleep
     public let led: LED
     public let medication: Medication
     public let supply: Supply

@@ -15,6 +15,12 @@ public enum DrinkType: String, Sendable, Hashable, CaseIterable, Codable {
     }
 }
 
+/// The seed's sensitivity modes, each a preset of thresholds (`pacing.presets`); `[evening]
+/// sensitivity` in boxd.toml.
+public enum Sensitivity: String, Sendable, Hashable, CaseIterable, Codable {
+    case relaxed, balanced, strict
+}
+
 /// The seed's pace status, worst last.
 public enum PaceStatus: String, Sendable, Hashable, CaseIterable, Comparable, Codable {
     case good, caution
@@ -150,4 +156,22 @@ public struct Evening: Sendable, Hashable {
 
     public var alcoholicDrinks: Int { drinks.filter(\.isAlcoholic).count }
     public var alcoholicUnits: Double { drinks.filter(\.isAlcoholic).map(\.units).reduce(0, +) }
+}
+
+/// What the evening before a night held, for history and the report (#33).
+public struct EveningFacts: Sendable, Hashable {
+    /// Alcoholic drinks: the larger of those logged one by one and the pre-sleep log's count
+    /// (as the guard at Dose 1 counts them).
+    public var alcoholicDrinks: Int
+    /// The standard units of the drinks logged one by one.
+    public var units: Double
+    public var preSleep: PreSleepAnswers?
+
+    public init(alcoholicDrinks: Int, units: Double, preSleep: PreSleepAnswers?) {
+        self.alcoholicDrinks = alcoholicDrinks
+        self.units = units
+        self.preSleep = preSleep
+    }
+
+    public var hadAlcohol: Bool { alcoholicDrinks > 0 }
 }

@@ -30,11 +30,14 @@ public struct NightFacts: Sendable, Hashable {
     public var sleepQuality: Int? { checkIn?.sleepQuality }
     /// Nil while the night is open.
     public var terminalState: TerminalState?
+    /// The evening before it (drinks, the pre-sleep log), if anything was logged (#33).
+    public var evening: EveningFacts?
 
     public init(sessionDate: String, targetMinutes: Int, dose1: Date? = nil, dose2: Date? = nil, intervalMinutes: Double? = nil,
                 onTime: Bool = false, naturalWake: Bool = false, snoozeCount: Int = 0, skipped: Bool = false,
                 skipReason: SkipReason? = nil, earlyOverride: Bool = false, lateOverride: Bool = false, extraDoses: Int = 0,
-                nightWakings: Int = 0, checkIn: CheckInAnswers? = nil, terminalState: TerminalState? = .completed) {
+                nightWakings: Int = 0, checkIn: CheckInAnswers? = nil, terminalState: TerminalState? = .completed,
+                evening: EveningFacts? = nil) {
         self.sessionDate = sessionDate
         self.targetMinutes = targetMinutes
         self.dose1 = dose1
@@ -51,6 +54,7 @@ public struct NightFacts: Sendable, Hashable {
         self.nightWakings = nightWakings
         self.checkIn = checkIn
         self.terminalState = terminalState
+        self.evening = evening
     }
 
     public var isClosed: Bool { terminalState != nil }

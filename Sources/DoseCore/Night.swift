@@ -63,7 +63,7 @@ public struct Night: Sendable, Hashable {
         case .notice(let n):
             guard n.sessionID == session?.id, n.kind != .alarmRang else { return }
             caregiverNotices.insert(Self.noticeKey(n.kind, dose1ID: n.dose1ID))
-        case .fault, .medication, .supply, .drink, .drinkUndone, .pacing:
+        case .fault, .medication, .supply, .drink, .drinkUndone, .pacing, .preSleep:
             break // the box's and the patient's record, not the night's
         }
     }
@@ -173,7 +173,7 @@ extension LogRecord {
         case .sessionClosed(let c): return c.sessionID == id
         case .notice(let n): return n.sessionID == id
         case .undone: return false
-        case .fault, .medication, .supply, .drink, .drinkUndone, .pacing: return false
+        case .fault, .medication, .supply, .drink, .drinkUndone, .pacing, .preSleep: return false
         }
     }
 }

@@ -334,4 +334,6 @@ public enum LogRecord: Sendable, Hashable {
     case drink(DrinkRecord)
     case drinkUndone(DrinkUndoRecord)
     case pacing(PacingRecord)
+    /// An evening's pre-sleep log, written whole (a new one or an edit of that evening's).
+    case preSleep(PreSleepLog)
 }

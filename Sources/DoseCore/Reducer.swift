@@ -142,13 +142,13 @@ struct Reduction {
         case .supplyChanged(let supply):
             state.supply = supply
             return .accepted(.supplyChanged)
-        case .drinksChanged(let drinks):
-            state.drinks = drinks
-            return .accepted(.drinksChanged)
+        case .drinksChanged(let drinks): return drinksChanged(drinks)
         case .logDrink(let type, let units, let at): return logDrink(type, units: units, at: at)
         case .undoDrink: return undoDrink()
         case .paced(let verdict): return paced(verdict)
         case .restoreEvening(let evening): return restoreEvening(evening)
+        case .logPreSleep(let answers): return logPreSleep(answers)
+        case .restorePreSleep(let log): return restorePreSleep(log)
         case .logMedication(let entry, let confirmed, let nearby, let night):
             return logMedication(entry, confirmed: confirmed, nearby: nearby, night: night)
         case .changeSupply(let change, let current): return changeSupply(change, current: current)

@@ -63,6 +63,18 @@ extension Reduction {
         return .accepted(.paced(told))
     }
 
+    /// The alcoholic drinks' times the log holds (at start), for the guard.
+    mutating func drinksChanged(_ drinks: [Date]) -> Outcome {
+        state.drinks = drinks
+        return .accepted(.drinksChanged)
+    }
+
+    /// The latest pre-sleep log the log holds (at start); `drinksBefore` judges whether it is tonight's.
+    mutating func restorePreSleep(_ log: PreSleepLog?) -> Outcome {
+        state.preSleep = log
+        return .accepted(.eveningRestored)
+    }
+
     /// The open session the log holds, if it is still open now.
     mutating func restoreEvening(_ evening: Evening?) -> Outcome {
         state.evening = evening

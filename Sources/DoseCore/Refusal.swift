@@ -37,6 +37,9 @@ public enum Refusal: Sendable, Hashable {
     /// `boxctl drink undo` with no drink in the evening's open session.
     case noDrinkToUndo
     case invalidDrink(String)
+    case invalidPreSleep(String)
+    /// The pre-sleep log of a night whose Dose 1 is taken: it was the evening before.
+    case preSleepAfterDose1(String)
     case napInProgress(since: Date)
     case noNapInProgress
     /// The same medication logged less than the guard (5 min) from this one.
@@ -78,6 +81,8 @@ public enum Refusal: Sendable, Hashable {
         case .alcoholLogged: "428_CONFIRMATION_REQUIRED"
         case .noDrinkToUndo: "404_NOTHING_TO_UNDO"
         case .invalidDrink: "400_INVALID_DRINK"
+        case .invalidPreSleep: "400_INVALID_PRESLEEP"
+        case .preSleepAfterDose1: "409_DOSE1_TAKEN"
         case .napInProgress: "409_NAP_IN_PROGRESS"
         case .noNapInProgress: "409_NO_NAP_IN_PROGRESS"
         case .duplicateMedication: "409_DUPLICATE_MEDICATION"

@@ -39,6 +39,7 @@ public enum Acceptance: Sendable, Hashable {
     /// The pacing engine looked; what it told, if anything.
     case paced([PacingRecord])
     case eveningRestored
+    case preSleepLogged(PreSleepLog, edited: Bool)
     case medicationLogged(MedicationRecord)
     /// A refill or a correction; the count after it is `remainingAfter`.
     case supplyLogged(SupplyRecord)

@@ -19,7 +19,7 @@ public enum Utterance: Sendable, Hashable {
         case .ignored: nil
         case .refused(let r): .refused(r, state: state)
         case .accepted(.doubtEntered), .accepted(.nightRestored), .accepted(.targetSet), .accepted(.acknowledged),
-             .accepted(.faultChanged), .accepted(.supplyChanged), .accepted(.drinksChanged), .accepted(.paced), .accepted(.eveningRestored), .accepted(.medicationLogged), .accepted(.supplyLogged),
+             .accepted(.faultChanged), .accepted(.supplyChanged), .accepted(.drinksChanged), .accepted(.paced), .accepted(.eveningRestored), .accepted(.preSleepLogged), .accepted(.medicationLogged), .accepted(.supplyLogged),
              .accepted(.forgot): nil
         case .accepted(let a): .accepted(a, state: state, at: now)
         }

@@ -24,11 +24,16 @@ public enum ExportFile: String, Sendable, CaseIterable {
     case analytics
     case medicationEvents = "medication_events"
     case inventory
+    /// Schema v6's table; it gives no export header, so the table's columns in order (#33).
+    case preSleepLogs = "pre_sleep_logs"
     // The box's own.
     case boxSessions = "box-sessions"
     case boxDoseEvents = "box-dose-events"
     case boxSleepEvents = "box-sleep-events"
     case boxMorningCheckins = "box-morning-checkins"
+    /// The evenings' drinks not taken back (Take Care's DrinkLog, #33) and what the coach said.
+    case boxDrinks = "box-drinks"
+    case boxPacingEvents = "box-pacing-events"
 
     public var fileName: String { rawValue + ".csv" }
 
@@ -84,6 +89,13 @@ public enum ExportFile: String, Sendable, CaseIterable {
             ExportFile.sleepEvents.columns + ["source"]
         case .boxMorningCheckins:
             Self.checkinAnswers + ["notes", "timestamp", "session_id"] + NarcolepsyFlag.allCases.map(\.rawValue)
+        case .preSleepLogs:
+            ["id", "session_date", "completed_at", "caffeine_cups", "caffeine_cutoff", "alcohol_drinks", "exercise_type",
+             "exercise_duration", "stress_level", "notes", "created_at"]
+        case .boxDrinks:
+            ["id", "session_date", "timestamp", "drink_type_id", "standard_drink_units", "is_alcoholic", "session_id", "source"]
+        case .boxPacingEvents:
+            ["id", "session_date", "timestamp", "code", "message", "severity", "session_id"]
         }
     }
 }
@@ -235,6 +247,29 @@ extension NightLog {
                 SELECT id, event_type, timestamp, session_date, doses, remaining_after, \(notes) FROM inventory_events
                 \(range.whereClause("COALESCE(session_date, substr(timestamp, 1, 10))"))
                 ORDER BY seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .preSleepLogs:
+            let sql = """
+                SELECT id, session_date, completed_at, caffeine_cups, caffeine_cutoff, alcohol_drinks, exercise_type, exercise_duration,
+                       stress_level, \(notes), created_at
+                FROM pre_sleep_logs \(range.whereClause("session_date")) ORDER BY session_date
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .boxDrinks:
+            let sql = """
+                SELECT id, session_date, timestamp, drink_type_id, standard_drink_units,
+                       CASE is_alcoholic WHEN 1 THEN 'true' ELSE 'false' END, session_id, source
+                FROM drink_logs \(range.whereClause("session_date", extra: "undone_at IS NULL")) ORDER BY timestamp, seq
+                """
+            try out.addRows(db, sql: sql, arguments: range.arguments)
+
+        case .boxPacingEvents:
+            let sql = """
+                SELECT id, session_date, timestamp, code, message, severity, session_id
+                FROM pacing_events \(range.whereClause("session_date")) ORDER BY seq
                 """
             try out.addRows(db, sql: sql, arguments: range.arguments)
 

@@ -13,6 +13,7 @@ extension NightLog {
             try db.read { db in
                 let sql = SessionQuery.sql(naturalWake: true, facts: true, filter: range.whereClause("s.session_date"),
                                            order: "s.session_date, s.seq")
+                let evenings = try Self.evenings(range: range, path: path, db: db)
                 return try Row.fetchAll(db, sql: sql, arguments: range.arguments).map { row in
                     let id: String = try row.decode(atIndex: SessionQuery.sessionID)
                     let r = StoredRow(row, "sleep_sessions \(id)", path: path)
@@ -34,10 +35,39 @@ extension NightLog {
                         extraDoses: try row.decode(atIndex: SessionQuery.extraDoses),
                         nightWakings: try row.decode(atIndex: SessionQuery.nightWakings),
                         checkIn: try Self.checkIn(row, r),
-                        terminalState: try state.map { try r.parse($0, "terminal_state") })
+                        terminalState: try state.map { try r.parse($0, "terminal_state") },
+                        evening: evenings[try row.decode(atIndex: SessionQuery.sessionDate) as String])
                 }
             }
         }
+    }
+
+    /// The evenings before the nights from `from` to `to` (session dates), by session date.
+    public func evenings(from: String? = nil, to: String? = nil) throws(NightLogError) -> [String: EveningFacts] {
+        let range = try ExportRange(from: from, to: to)
+        let path = self.path
+        return try guarded { try db.read { db in try Self.evenings(range: range, path: path, db: db) } }
+    }
+
+    /// The evenings of the range by session date: the alcoholic drinks not taken back and the pre-sleep logs.
+    private static func evenings(range: ExportRange, path: String, db: Database) throws -> [String: EveningFacts] {
+        var out: [String: EveningFacts] = [:]
+        let drinks = try Row.fetchAll(db, sql: """
+            SELECT session_date, count(*), total(standard_drink_units) FROM drink_logs
+            \(range.whereClause("session_date", extra: "is_alcoholic = 1 AND undone_at IS NULL")) GROUP BY session_date
+            """, arguments: range.arguments)
+        for row in drinks {
+            out[row[0]] = EveningFacts(alcoholicDrinks: row[1], units: row[2], preSleep: nil)
+        }
+        let logs = try Row.fetchAll(db, sql: "SELECT * FROM pre_sleep_logs \(range.whereClause("session_date"))", arguments: range.arguments)
+        for row in logs {
+            let p = try preSleepLog(StoredRow(row, "pre_sleep_logs", path: path))
+            var e = out[p.sessionDate] ?? EveningFacts(alcoholicDrinks: 0, units: 0, preSleep: nil)
+            e.preSleep = p.answers
+            e.alcoholicDrinks = max(e.alcoholicDrinks, p.answers.alcoholDrinks ?? 0)
+            out[p.sessionDate] = e
+        }
+        return out
     }
 
     /// The night's check-in as `nightFacts`' row holds it, or nil when there was none.

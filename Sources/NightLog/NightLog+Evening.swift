@@ -25,6 +25,20 @@ extension NightLog {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [p.id, seq, p.sessionID, p.sessionDate, p.at.wall.iso8601, p.at.boot, p.at.monoNanos, p.code,
                                          p.message, p.severity])
+        case .preSleep(let p):
+            // One per evening: an edit rewrites that evening's row, its id and created_at kept.
+            let a = p.answers
+            try db.cachedStatement(sql: """
+                INSERT INTO pre_sleep_logs (id, session_date, completed_at, caffeine_cups, caffeine_cutoff, alcohol_drinks, exercise_type,
+                                            exercise_duration, stress_level, notes, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(session_date) DO UPDATE SET completed_at = excluded.completed_at, caffeine_cups = excluded.caffeine_cups,
+                    caffeine_cutoff = excluded.caffeine_cutoff, alcohol_drinks = excluded.alcohol_drinks,
+                    exercise_type = excluded.exercise_type, exercise_duration = excluded.exercise_duration,
+                    stress_level = excluded.stress_level, notes = excluded.notes
+                """).execute(arguments: [p.id, p.sessionDate, p.completedAt.iso8601, a.caffeineCups, a.caffeineCutoff?.iso8601,
+                                         a.alcoholDrinks, a.exerciseType?.rawValue, a.exerciseDuration, a.stressLevel, a.notes,
+                                         p.completedAt.iso8601])
         default:
             throw NightLogError.invalidRecord(path: path, detail: "not an evening record")
         }
@@ -57,6 +71,30 @@ extension NightLog {
                 let told = try Row.fetchAll(db, sql: "SELECT * FROM pacing_events WHERE session_id = ? ORDER BY seq", arguments: [id])
                     .map { try Self.pacingRecord(StoredRow($0, "pacing_events", path: path)) }
                 return Evening(sessionID: id, sessionDate: first.sessionDate, drinks: drinks, told: told)
+            }
+        }
+    }
+
+    static func preSleepLog(_ r: StoredRow) throws -> PreSleepLog {
+        let cutoff = try r.optionalText("caffeine_cutoff")
+        let exercise = try r.optionalText("exercise_type")
+        return PreSleepLog(id: try r.text("id"), sessionDate: try r.text("session_date"), completedAt: try r.date(try r.text("completed_at")),
+                           answers: PreSleepAnswers(caffeineCups: try r.optionalInt("caffeine_cups"),
+                                                    caffeineCutoff: try cutoff.map { try r.date($0) },
+                                                    alcoholDrinks: try r.optionalInt("alcohol_drinks"),
+                                                    exerciseType: try exercise.map { try r.parse($0, "exercise_type") },
+                                                    exerciseDuration: try r.optionalInt("exercise_duration"),
+                                                    stressLevel: try r.optionalInt("stress_level"), notes: try r.optionalText("notes")))
+    }
+
+    /// The pre-sleep log of `sessionDate`, or the latest one when nil.
+    public func preSleepLog(sessionDate: String? = nil) throws(NightLogError) -> PreSleepLog? {
+        let path = self.path
+        return try guarded {
+            try db.read { db in
+                let row = try sessionDate.map { try Row.fetchOne(db, sql: "SELECT * FROM pre_sleep_logs WHERE session_date = ?", arguments: [$0]) }
+                    ?? Row.fetchOne(db, sql: "SELECT * FROM pre_sleep_logs ORDER BY session_date DESC LIMIT 1")
+                return try row.map { try Self.preSleepLog(StoredRow($0, "pre_sleep_logs", path: path)) }
             }
         }
     }

@@ -33,7 +33,7 @@ extension NightLog {
     }
 
     /// Removes the plan's nights with everything recorded in them (dose and sleep events,
-    /// check-ins, notices, their medication entries, and unlinked medication entries dated in
+    /// check-ins, notices, their medication entries, and unlinked medication entries, drinks and pre-sleep logs dated in
     /// the range but not on a kept night), in one transaction. The freed pages are zeroed
     /// (`secure_delete`) and the WAL is checkpointed, so the rows do not linger in the file.
     /// The feed's seq high-water is kept (`seq_floor`).
@@ -82,6 +82,7 @@ extension NightLog {
         counts.medications = try run("medication_events", "\(inIDs) OR (session_id IS NULL AND \(inRange))", idArgs + datedArgs)
         _ = try run("pacing_events", inRange, datedArgs)
         _ = try run("drink_logs", inRange, datedArgs)
+        _ = try run("pre_sleep_logs", inRange, datedArgs)
         counts.notices = try run("notices", inIDs, idArgs)
         // A refill reminder goes with its night; refills and adjustments belong to none.
         _ = try run("inventory_events", inIDs, idArgs)

@@ -88,6 +88,7 @@ extension Salvage {
             case "inventory_events": _ = try NightLog.supplyRecord(r)
             case "drink_logs": _ = try NightLog.drinkRecord(r)
             case "pacing_events": _ = try NightLog.pacingRecord(r)
+            case "pre_sleep_logs": _ = try NightLog.preSleepLog(r)
             default: break
             }
             return true

@@ -108,7 +108,7 @@ enum Salvage {
     /// The salvaged tables a later migration created, by that migration's name.
     static let addedBy = ["notices": "v7-notices", "fault_events": "v8-fault-events", "medication_events": "v9-medication-events",
                           "inventory_events": "v11-inventory-events", "drink_logs": "v16-evening-drinks",
-                          "pacing_events": "v16-evening-drinks"]
+                          "pacing_events": "v16-evening-drinks", "pre_sleep_logs": "v17-pre-sleep-logs"]
 
     /// Reads one table by rowid, skipping damaged stretches.
     static func readTable(_ name: String, db: Database) -> TableRead {

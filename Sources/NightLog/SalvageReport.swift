@@ -41,7 +41,7 @@ public struct SalvageReport: Sendable, Equatable {
 
     /// The tables salvaged, parents first (sessions before the events that reference them).
     public static let tableNames = ["sleep_sessions", "dose_events", "sleep_events", "morning_checkins", "notices", "fault_events",
-                                     "medication_events", "inventory_events", "drink_logs", "pacing_events"]
+                                     "medication_events", "inventory_events", "drink_logs", "pacing_events", "pre_sleep_logs"]
 
     /// The log was behind its witness, or the witness named doses the salvage could not
     /// carry (see `Witness`): acknowledged records are missing, whatever the tables say.

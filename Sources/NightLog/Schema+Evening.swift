@@ -2,14 +2,16 @@ import DoseCore
 import GRDB
 
 extension Schema {
-    /// "v16-evening-drinks" (#33): Take Care's drinks and pacing messages (seed 002's DrinkLog
+    /// "v16-evening-drinks" and "v17-pre-sleep-logs" (#33).
+    ///
+    /// v16: Take Care's drinks and pacing messages (seed 002's DrinkLog
     /// and PacingEvent, with its column names in snake case), in the event feed under their
     /// seq. A drink's session_id is its evening's pacing session (seed 002 "Session"), not a
     /// night's, so it has no foreign key; session_date is the night the evening leads into.
     /// timestamp is when the drink was drunk (`--at` may say earlier); logged_at, boot_id and
     /// mono_ns when the box wrote it down. A drink taken back is marked, never deleted
     /// (undone_*, as a dose's undo, undone_seq its place in the feed).
-    static func registerEveningV16(_ migrator: inout DatabaseMigrator) {
+    static func registerEvening(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v16-evening-drinks") { db in
             try db.execute(sql: """
                 CREATE TABLE drink_logs (
@@ -46,6 +48,26 @@ extension Schema {
                     created_at    TEXT NOT NULL DEFAULT \(now)
                 );
                 CREATE INDEX idx_pacing_events_session ON pacing_events(session_id, seq);
+                """)
+        }
+        // Schema v6's pre_sleep_logs, its columns and defaults exactly: one per session date.
+        // The answers' ranges are checked before a write (`PreSleepAnswers.problem`), as the
+        // seed has no CHECK; no seq: the patient's record, not the feed's.
+        migrator.registerMigration("v17-pre-sleep-logs") { db in
+            try db.execute(sql: """
+                CREATE TABLE pre_sleep_logs (
+                    id TEXT PRIMARY KEY,
+                    session_date TEXT NOT NULL UNIQUE,
+                    completed_at TEXT NOT NULL,
+                    caffeine_cups INTEGER,
+                    caffeine_cutoff TEXT,
+                    alcohol_drinks INTEGER,
+                    exercise_type TEXT,
+                    exercise_duration INTEGER,
+                    stress_level INTEGER,
+                    notes TEXT,
+                    created_at TEXT DEFAULT CURRENT_TIMESTAMP
+                );
                 """)
         }
     }

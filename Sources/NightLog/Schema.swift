@@ -240,7 +240,7 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE sleep_sessions ADD COLUMN time_zone TEXT")
         }
         registerCheckInFlagsV15(&migrator)
-        registerEveningV16(&migrator)
+        registerEvening(&migrator)
         return migrator
     }
 

@@ -49,6 +49,7 @@ extension NightLog {
         case .drink(let d): [d.id, d.sessionID, d.sessionDate, d.source.description, d.logged.boot]
         case .drinkUndone(let u): [u.drinkID, u.source.description, u.at.boot]
         case .pacing(let p): [p.id, p.sessionID, p.sessionDate, p.at.boot, p.code, p.message, p.severity]
+        case .preSleep(let p): [p.id, p.sessionDate, p.answers.notes ?? ""]
         }
     }
 
@@ -160,7 +161,7 @@ extension NightLog {
                 """).execute(arguments: [x.id, seq, x.kind.rawValue, x.at.wall.iso8601, x.at.boot, x.at.monoNanos, x.sessionID,
                                          x.sessionDate, x.doses, x.remainingAfter, x.notes, x.source.description])
 
-        case .drink, .drinkUndone, .pacing:
+        case .drink, .drinkUndone, .pacing, .preSleep:
             try insertEvening(record, seq: seq, db: db, path: path)
 
         case .medication(let m):
@@ -197,10 +198,12 @@ extension LogRecord {
         }
     }
 
-    /// Takes the next seq (the event feed's order); a medication entry is the patient's
-    /// record, outside the feed, and takes none.
+    /// Takes the next seq (the event feed's order); a medication entry or a pre-sleep log is
+    /// the patient's record, outside the feed, and takes none.
     var takesSeq: Bool {
-        if case .medication = self { return false }
-        return true
+        switch self {
+        case .medication, .preSleep: false
+        default: true
+        }
     }
 }

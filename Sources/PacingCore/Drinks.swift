@@ -20,10 +20,7 @@ public struct DrinkLog: Sendable, Hashable {
     }
 }
 
-/// The seed's sensitivity modes; each picks a preset of thresholds.
-public enum Sensitivity: String, Sendable, Hashable, CaseIterable, Codable {
-    case relaxed, balanced, strict
-
+extension Sensitivity {
     public func preset(_ rules: DoseConstants.Pacing) -> DoseConstants.Pacing.Preset {
         switch self {
         case .relaxed: rules.presets.relaxed

@@ -16,7 +16,7 @@ struct Boxctl: ParsableCommand {
         abstract: "Talk to the DoseTap Box (boxd).",
         discussion: "Exit codes: 0 ok, 1 doctor found a failing check, 2 usage, 3 refused by the dose rules, 4 boxd unreachable (a socket path that is too long included), 5 night log unreadable, 6 not recorded, 7 output not writable.",
         subcommands: [Status.self, Take.self, Skip.self, Snooze.self, Undo.self, Dose.self, Log.self, CheckIn.self,
-                      History.self, Med.self, SupplyCommand.self, DrinkCommand.self, InsightsCommand.self, Plan.self, Report.self, Export.self, Forget.self, Prune.self, SupportBundleCommand.self, Watch.self, Config.self, Target.self, Doctor.self, TestHardware.self, SayStatus.self, Sim.self])
+                      History.self, Med.self, SupplyCommand.self, DrinkCommand.self, PreSleepCommand.self, InsightsCommand.self, Plan.self, Report.self, Export.self, Forget.self, Prune.self, SupportBundleCommand.self, Watch.self, Config.self, Target.self, Doctor.self, TestHardware.self, SayStatus.self, Sim.self])
 
     /// ArgumentParser's usage errors exit 64; the box's contract says 2.
     static func main() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoxControl
+import BoxWords
 import CBoxSys
 import DoseCore
 import Foundation
@@ -17,12 +18,16 @@ struct History: ParsableCommand {
 
     func run() throws {
         let log = try connection.openLog()
-        let nights = try connection.reading(log) { try $0.recentNights(limit: days) }
+        let (nights, evenings) = try connection.reading(log) { log in
+            let nights = try log.recentNights(limit: days)
+            return (nights, try log.evenings(from: nights.last?.sessionDate, to: nights.first?.sessionDate))
+        }
         if connection.json {
             let rows = nights.map { n -> [String: String] in
                 ["session_date": n.sessionDate, "dose1": n.dose1?.iso8601 ?? "", "dose2": n.dose2?.iso8601 ?? "",
                  "interval_min": n.intervalMinutes.map { String(Int($0.rounded())) } ?? "", "on_time": String(n.onTime),
-                 "skipped": String(n.skipped), "terminal_state": n.terminalState?.rawValue ?? "open"]
+                 "skipped": String(n.skipped), "terminal_state": n.terminalState?.rawValue ?? "open",
+                 "alcohol_drinks": evenings[n.sessionDate].map { String($0.alcoholicDrinks) } ?? ""]
             }
             print(String(decoding: try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys]), as: UTF8.self))
             return
@@ -33,11 +38,11 @@ struct History: ParsableCommand {
             return
         }
         // On time is ±10 min of the night's target; the snoozes it took stand beside it.
-        print("night       dose 1  dose 2  interval  on time  snoozes  ended")
+        print("night       dose 1  dose 2  interval  on time  snoozes  ended      evening before")
         for n in nights {
             let d2 = n.skipped ? "skip " : clock(n.dose2, zone)
             let interval = n.intervalMinutes.map { String(format: "%4d min", Int($0.rounded())) } ?? "       —"
-            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.snoozeCount)        \(n.terminalState?.rawValue ?? "open")")
+            print("\(n.sessionDate)  \(clock(n.dose1, zone))   \(d2)   \(interval)  \(n.dose2 == nil ? "  —  " : (n.onTime ? " yes " : " no  "))    \(n.snoozeCount)        \((n.terminalState?.rawValue ?? "open").padding(toLength: 9, withPad: " ", startingAt: 0))  \(Written.evening(evenings[n.sessionDate], zone: zone))")
         }
     }
 

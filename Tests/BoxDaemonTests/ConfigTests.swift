@@ -84,7 +84,7 @@ import Testing
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
-        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, gpio, led, mqtt, schedule, voice)"),
+        ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, evening, gpio, led, mqtt, schedule, voice)"),
         ("[box]\n\"\" = 1", "box.\"\": unknown key"),
         ("[mqtt]\nenabled = true\nhost = \"hub\"\npassword = \"hunter2\"", "mqtt.password: a password never goes in boxd.toml (every boxd user can read it): put it in a file only the bridge can read and name that file with mqtt.password_file, or use a systemd credential"),
         ("[mqtt]\nenabled = true", "mqtt.host: is required when mqtt.enabled = true"),
@@ -348,5 +348,25 @@ import Testing
             let c = try BoxConfig.load(path: dir.appendingPathComponent(f).path, isolation: .inProcess)
             #expect(c.buttons.contains { $0.map.isDoseButton }, "\(f)")
         }
+    }
+}
+
+/// `[evening]` (#33): the coach's sensitivity and water checks, checked like every key.
+@Suite struct EveningConfigTests {
+    @Test func theDefaultsAndAChoice() throws {
+        #expect(try BoxConfig.parse(BoxConfig.embeddedDefault, path: nil).evening == EveningConfig())
+        let strict = try BoxConfig.parse(BoxConfig.embeddedDefault + "\n[evening]\nsensitivity = \"strict\"\nhydration_reminders = false\n", path: "boxd.toml")
+        #expect(strict.evening == EveningConfig(sensitivity: .strict, hydrationReminders: false))
+        #expect(strict.entries.contains { $0.key == "evening.sensitivity" && $0.value == "strict" })
+    }
+
+    @Test(arguments: [
+        ("[evening]\nsensitivity = \"lax\"", "evening.sensitivity: \"lax\" is not relaxed, balanced, strict"),
+        ("[evening]\nhydration_reminders = \"yes\"", "evening.hydration_reminders"),
+        ("[evening]\nbac = 0.5", "evening.bac"),
+    ])
+    func badEveningKeysAreNamed(toml: String, message: String) {
+        #expect(throws: ConfigError.self) { try BoxConfig.parse(toml, path: "boxd.toml") }
+        do { _ = try BoxConfig.parse(toml, path: "boxd.toml") } catch { #expect("\(error)".contains(message), "\(error)") }
     }
 }

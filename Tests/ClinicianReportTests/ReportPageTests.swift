@@ -47,9 +47,9 @@ import Testing
             Self.night("2026-11-22", dose2After: 200),
             Self.night("2026-11-23", dose2After: nil, skipped: .drowsy),
         ])
-        #expect(try Self.row(page, "2026-11-21") == "2026-11-21|22:00|00:45|165min|165|yes|0||0|—|")
-        #expect(try Self.row(page, "2026-11-22") == "2026-11-22|22:00|01:20|200min|165|no|0||0|—|")
-        #expect(try Self.row(page, "2026-11-23") == "2026-11-23|22:00|—|—|165|—|0|skipped(drowsy)|0|—|")
+        #expect(try Self.row(page, "2026-11-21") == "2026-11-21|22:00|00:45|165min|165|yes|0||0|—|—|")
+        #expect(try Self.row(page, "2026-11-22") == "2026-11-22|22:00|01:20|200min|165|no|0||0|—|—|")
+        #expect(try Self.row(page, "2026-11-23") == "2026-11-23|22:00|—|—|165|—|0|skipped(drowsy)|0|—|—|")
         #expect(page.contains("times in America/New_York"))
         // One night on time of the three with Dose 1.
         #expect(page.contains(#"<td id="on-time">33.3% (1 of 3)</td>"#))
@@ -66,7 +66,7 @@ import Testing
         let page = Self.page([taken, skipped])
         let cell = try #require(try Self.row(page, "2026-11-21").split(separator: "|").last)
         #expect(cell == "sleep4/5,restedwell,groggynotatall,clarity7/10,moodgood;sleepparalysis,felloutofbed")
-        #expect(try Self.row(page, "2026-11-22").contains("|skipped(sideeffects)|0|sleep2/5,restednotatall,groggycannotfunction,clarity3/10,moodverylow|"))
+        #expect(try Self.row(page, "2026-11-22").contains("|skipped(sideeffects)|0|—|sleep2/5,restednotatall,groggycannotfunction,clarity3/10,moodverylow|"))
         #expect(page.contains("sleep 4/5, rested well, groggy not at all, clarity 7/10, mood good; sleep paralysis, fell out of bed"))
     }
 
@@ -97,5 +97,26 @@ import Testing
         #expect(!page.contains("<img"))
         #expect(!page.contains("<b>bold"))
         #expect(page.contains("&lt;script&gt;"))
+    }
+}
+
+/// #33: the evenings before, in the nights' table and in a chart of their own that sets the
+/// nights with alcohol beside those without, and compares nothing.
+@Suite struct EveningReportTests {
+    @Test func theEveningsStandBesideTheNightsAndNothingIsConcluded() throws {
+        var wine = ReportPageTests.night("2026-11-21", dose2After: 165)
+        wine.evening = EveningFacts(alcoholicDrinks: 2, units: 2.5, preSleep: PreSleepAnswers(caffeineCups: 1, stressLevel: 7, notes: "<b>"))
+        var coffee = ReportPageTests.night("2026-11-22", dose2After: 200)
+        coffee.evening = EveningFacts(alcoholicDrinks: 0, units: 0, preSleep: PreSleepAnswers(caffeineCups: 3, exerciseType: .light, exerciseDuration: 20))
+        let plain = ReportPageTests.night("2026-11-23", dose2After: 170)
+        let page = ReportPageTests.page([wine, coffee, plain])
+        #expect(page.contains(#"<td class="evening">2 drinks (2.5 units) · caffeine 1 · stress 7/10</td>"#))
+        #expect(page.contains(#"<td class="evening">caffeine 3 · exercise light 20 min</td>"#))
+        #expect(page.components(separatedBy: #"<circle class="evening alcohol"#).count - 1 == 1)
+        #expect(page.components(separatedBy: #"<circle class="evening none"#).count - 1 == 2)
+        #expect(page.contains("1 night, on time 1 of 1 with Dose 2 (100.0%)") && page.contains("2 nights, on time 1 of 2 with Dose 2 (50.0%)"))
+        for conclusion in ["worse", "better", "because", "caused", "difference"] {
+            #expect(!page.lowercased().contains(conclusion), "the page concludes nothing: \(conclusion)")
+        }
     }
 }

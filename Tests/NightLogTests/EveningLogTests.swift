@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import NightLog
 
-/// The evening in the log (migration "v16-evening-drinks"): drinks and pacing messages in the
+/// The evening in the log (migration "v16-evening-drinks,v17-pre-sleep-logs"): drinks and pacing messages in the
 /// feed in the order written, a drink taken back as a change of its own, the latest session read
 /// back at start, the guard's drinks by time drunk, and forgetting a night takes its evening.
 @Suite struct EveningLogTests {
@@ -65,6 +65,44 @@ import Testing
             let plan = Forgetting.plan(try log.nightsToForget(from: nil, to: Fixture.date), latestSessionID: "S2", now: Fixture.at(9000).wall)
             _ = try log.forget(plan, from: nil, to: Fixture.date)
             #expect(try log.feed(after: 0, limit: 100).filter { [.drinkLogged, .pacing].contains($0.kind) }.map(\.subject) == ["later"])
+        }
+    }
+}
+
+/// The pre-sleep log in the log (migration "v17-pre-sleep-logs"): schema v6's table exactly,
+/// one row per evening rewritten by an edit, exported as pre_sleep_logs.csv in the table's order.
+@Suite struct PreSleepLogTests {
+    @Test func theTableIsSchemaV6s() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            let listed = try log.readScalar("SELECT group_concat(name || ' ' || type || ' ' || \"notnull\" || ' ' || pk, ',') FROM pragma_table_info('pre_sleep_logs')")
+            let columns = (listed ?? "").split(separator: ",").map(String.init)
+            #expect(columns == [
+                "id TEXT 0 1", "session_date TEXT 1 0", "completed_at TEXT 1 0", "caffeine_cups INTEGER 0 0", "caffeine_cutoff TEXT 0 0",
+                "alcohol_drinks INTEGER 0 0", "exercise_type TEXT 0 0", "exercise_duration INTEGER 0 0", "stress_level INTEGER 0 0",
+                "notes TEXT 0 0", "created_at TEXT 0 0",
+            ])
+            #expect(ExportFile.preSleepLogs.columns == columns.map { String($0.split(separator: " ")[0]) })
+        }
+    }
+
+    @Test func anEditRewritesTheEveningsRowAndTheExportHasIt() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            let first = PreSleepLog(id: "p1", sessionDate: Fixture.date, completedAt: Fixture.at(-60).wall,
+                                    answers: PreSleepAnswers(caffeineCups: 2, stressLevel: 4))
+            try log.append([.preSleep(first)])
+            var edited = first
+            edited.completedAt = Fixture.at(-30).wall
+            edited.answers = PreSleepAnswers(caffeineCups: 2, caffeineCutoff: Fixture.at(-300).wall, alcoholDrinks: 1, exerciseType: .moderate,
+                                             exerciseDuration: 45, stressLevel: 6, notes: "=long day")
+            try log.append([.preSleep(edited)])
+            #expect(try log.preSleepLog() == edited && log.preSleepLog(sessionDate: Fixture.date) == edited)
+            #expect(try log.preSleepLog(sessionDate: "2024-01-16") == nil)
+            let csv = try log.csv(.preSleepLogs).components(separatedBy: "\r\n")
+            #expect(csv[0] == "id,session_date,completed_at,caffeine_cups,caffeine_cutoff,alcohol_drinks,exercise_type,exercise_duration,stress_level,notes,created_at")
+            #expect(csv[1] == "p1,2024-01-15,2024-01-15T21:30:00.000Z,2,2024-01-15T17:00:00.000Z,1,moderate,45,6,'=long day,2024-01-15T21:00:00.000Z")
+            #expect(csv.count == 3 && csv[2].isEmpty)
         }
     }
 }

@@ -21,7 +21,8 @@ import Testing
             let first = try log.export(to: dir.appendingPathComponent("one"))
             let second = try log.export(to: dir.appendingPathComponent("two"))
             #expect(first.map(\.lastPathComponent) == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv", "inventory.csv",
-                                                        "box-sessions.csv", "box-dose-events.csv", "box-sleep-events.csv", "box-morning-checkins.csv"])
+                                                        "pre_sleep_logs.csv", "box-sessions.csv", "box-dose-events.csv", "box-sleep-events.csv",
+                                                        "box-morning-checkins.csv", "box-drinks.csv", "box-pacing-events.csv"])
             let texts = try log.csvTexts()
             for (a, b) in zip(first, second) {
                 let bytes = try Data(contentsOf: a)
@@ -110,13 +111,16 @@ import Testing
                 .boxSleepEvents: "id,event_type,timestamp,session_date,notes,source",
                 .boxMorningCheckins: "session_date,sleep_quality,feel_rested,grogginess,mental_clarity,mood,notes,timestamp,session_id,"
                     + "had_sleep_paralysis,had_hallucinations,had_automatic_behavior,fell_out_of_bed,had_confusion_on_waking",
+                .boxDrinks: "id,session_date,timestamp,drink_type_id,standard_drink_units,is_alcoholic,session_id,source",
+                .boxPacingEvents: "id,session_date,timestamp,code,message,severity,session_id",
             ]
             for (file, header) in expected {
                 #expect(file.fileName.hasPrefix("box-"))
                 #expect(try log.csv(file) == header + "\r\n")
             }
             #expect(ExportFile.allCases.filter { !$0.fileName.hasPrefix("box-") }.map(\.fileName)
-                    == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv", "inventory.csv"])
+                    == ["events.csv", "sessions.csv", "sleep_events.csv", "morning_checkins.csv", "analytics.csv", "medication_events.csv", "inventory.csv",
+                        "pre_sleep_logs.csv"])
         }
     }
 

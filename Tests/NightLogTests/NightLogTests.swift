@@ -105,6 +105,7 @@ func ids(_ records: [LogRecord]) -> [String] {
         case .drink(let d): "drink:\(d.id)"
         case .drinkUndone(let u): "drink-undo:\(u.drinkID)"
         case .pacing(let p): "pacing:\(p.id)"
+        case .preSleep(let p): "presleep:\(p.id)"
         }
     }
 }

@@ -34,7 +34,17 @@ import TestSupport
                 dose2 += 1
                 if good { onTime += 1 }
             }
-            try run(["sim", "press", "dose"])
+            // The evenings before (#33): every fifth night from night 1 a glass of wine at 21:00 and
+            // its pre-sleep log, so Dose 1 asks first and is taken with --confirm; every fifth
+            // from night 3 a pre-sleep log without alcohol.
+            if night % 5 == 1 {
+                try run(["drink", "add", "wine", "--at", "21:00"])
+                try run(["presleep", "--alcohol-drinks", "1", "--caffeine-cups", "2", "--stress", "6"])
+                try run(["take", "--confirm"])
+            } else {
+                if night % 5 == 3 { try run(["presleep", "--caffeine-cups", "1", "--stress", "3"]) }
+                try run(["sim", "press", "dose"])
+            }
             switch night == 27 ? -1 : night % 6 {
             case -1:
                 try advance(to: 245)
@@ -109,6 +119,14 @@ import TestSupport
         #expect(dom.components(separatedBy: "<td>2026-1").count - 1 == 30 + 5)
         #expect(dom.components(separatedBy: "<td>Adderall XR</td>").count - 1 == 5)
         #expect(dom.contains("with breakfast &lt;2 glasses&gt;") && !dom.contains("<2 glasses>"))
+        // The evenings: 6 with wine (nights 1, 6, 11, 16, 21, 26; 21 skipped Dose 2: 5 dots),
+        // the other nights with Dose 2 in the row without; each night's evening in its cell.
+        #expect(dom.contains("<svg id=\"evening-chart\""))
+        #expect(dom.components(separatedBy: "<circle class=\"evening alcohol").count - 1 == 5)
+        #expect(dom.components(separatedBy: "<circle class=\"evening none").count - 1 == month.dose2 - 5)
+        #expect(dom.components(separatedBy: "<td class=\"evening\">1 drink (1 unit) · caffeine 2 · stress 6/10</td>").count - 1 == 6)
+        #expect(dom.components(separatedBy: "<td class=\"evening\">caffeine 1 · stress 3/10</td>").count - 1 == 6)
+        #expect(dom.contains("6 nights, on time"), "the row's figures")
 
         let png = rig.dir.appendingPathComponent("report.png")
         _ = try Chromium.run(["--screenshot=\(png.path)", "--window-size=800,1800", "--hide-scrollbars", html.absoluteString])

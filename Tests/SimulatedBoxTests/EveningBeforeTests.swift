@@ -71,13 +71,13 @@ import TestSupport
         #expect(watch.line() == "watching boxd's night log after event #0 (Ctrl-C stops)")
         let me = "boxctl:uid=\(getuid())"
         #expect(watch.lines(14).map(WatchTests.what) == [
-            "drink: wine (1 units)  by \(me)",
-            "drink: beer (1 units)  by button:drinks",
+            "drink: wine (1 unit)  by \(me)",
+            "drink: beer (1 unit)  by button:drinks",
             "pace: Two drinks close together. Slow down a little.",
             "pace: Water check.",
-            "drink: shot (1 units)  by \(me)",
+            "drink: shot (1 unit)  by \(me)",
             "pace: You're pacing fast. Take a 20 min break.",
-            "drink: shot (1 units)  by \(me)",
+            "drink: shot (1 unit)  by \(me)",
             "pace: Two drinks close together. Slow down a little.",
             "pace: That is a lot in a short time. Take a longer break, and have some water.",
             "pace: Take a break.",
@@ -115,5 +115,33 @@ import TestSupport
             expect phase beforeWindow
             """, rig: rig)
         try s.run()
+    }
+
+    /// The pre-sleep log through boxctl: saved, its drink asks at Dose 1, closed after it, exported.
+    @Test func thePreSleepLogCountsAndIsExported() throws {
+        let rig = try Self.rig()
+        defer { rig.cleanup() }
+        try rig.launch()
+        var s = Scenario("""
+            at 20:00 boxctl presleep --caffeine-cups 2 --caffeine-cutoff 15:30 --alcohol-drinks 1 --stress 5
+            expect output Pre-sleep log saved for the night of 2026-11-21.
+            boxctl presleep --exercise light --exercise-minutes 30
+            expect output Pre-sleep log updated
+            boxctl presleep
+            expect output "Night 2026-11-21 (at 20:00): caffeine 2 cups, last 15:30; alcohol 1 drink; exercise light 30 min; stress 5/10."
+            at 22:00 boxctl take
+            expect exit 3
+            expect output You logged 1 alcoholic drink today.
+            boxctl take --confirm
+            expect exit 0
+            boxctl presleep --stress 2
+            expect exit 3
+            expect output its pre-sleep log can no longer change
+            """, rig: rig)
+        try s.run()
+        let out = rig.dir.appendingPathComponent("export")
+        #expect(try rig.boxctl(["export", "--out", out.path]).exit == 0)
+        let csv = try String(contentsOf: out.appendingPathComponent("pre_sleep_logs.csv"), encoding: .utf8).components(separatedBy: "\r\n")
+        #expect(csv.count == 3 && csv[1].contains(",2026-11-21,2026-11-22T01:00:00.000Z,2,2026-11-21T20:30:00.000Z,1,light,30,5,,"), "\(csv)")
     }
 }

@@ -173,13 +173,13 @@ _boxctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
+    status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|presleep|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
         # Offer subcommand argument completions
         "_boxctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply drink insights plan report export forget prune support-bundle watch config target doctor test say-status sim help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'status take skip snooze undo dose log checkin history med supply drink presleep insights plan report export forget prune support-bundle watch config target doctor test say-status sim help' -- "${cur}"))
         ;;
     esac
 }
@@ -630,6 +630,45 @@ _boxctl_drink_undo() {
 
     # Offer option value completions
     case "${prev}" in
+    '--socket')
+        return
+        ;;
+    '--state-dir')
+        return
+        ;;
+    esac
+}
+
+_boxctl_presleep() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=(--caffeine-cups --caffeine-cutoff --alcohol-drinks --exercise --exercise-minutes --stress --note --socket --state-dir)
+    __boxctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--caffeine-cups')
+        return
+        ;;
+    '--caffeine-cutoff')
+        return
+        ;;
+    '--alcohol-drinks')
+        return
+        ;;
+    '--exercise')
+        return
+        ;;
+    '--exercise-minutes')
+        return
+        ;;
+    '--stress')
+        return
+        ;;
+    '--note')
+        return
+        ;;
     '--socket')
         return
         ;;

@@ -61,6 +61,7 @@ _boxctl() {
             'med:The medication log: Adderall IR and XR beside XYWAV.'
             'supply:The supply of XYWAV in doses: what is left, refills, corrections.'
             'drink:The evening'\''s drinks: log one, take the last one back.'
+            'presleep:Tonight'\''s pre-sleep log: caffeine, alcohol, exercise, stress.'
             'insights:On-time %, Dose 1 to Dose 2 intervals, natural wakes and night wakings over the last nights.'
             'plan:The weekly planner: next week'\''s suggested target from the last 7 nights.'
             'report:Write one HTML page for the sleep specialist: the nights'\'' intervals against the window, the figures beside them.'
@@ -81,7 +82,7 @@ _boxctl() {
         ;;
     arg)
         case "${words[1]}" in
-        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
+        status|take|skip|snooze|undo|dose|log|checkin|history|med|supply|drink|presleep|insights|plan|report|export|forget|prune|support-bundle|watch|config|target|doctor|test|say-status|sim|help)
             "_boxctl_${words[1]}" && ret=0
             ;;
         esac
@@ -440,6 +441,26 @@ _boxctl_drink_add() {
 _boxctl_drink_undo() {
     local -i ret=1
     local -ar arg_specs=(
+        '--socket[boxd'\''s control socket.]:socket:'
+        '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
+        '--json[Print boxd'\''s reply as JSON.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_boxctl_presleep() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--caffeine-cups[Cups of caffeine today (0 to 20).]:caffeine-cups:'
+        '--caffeine-cutoff[When the last caffeine was\: HH\:MM (the last such time, in the box'\''s zone) or an ISO 8601 time.]:caffeine-cutoff:'
+        '--alcohol-drinks[Alcoholic drinks today (0 to 30).]:alcohol-drinks:'
+        '--exercise[Exercise today\: none, light, moderate, intense.]:exercise:'
+        '--exercise-minutes[Minutes of exercise (0 to 600).]:exercise-minutes:'
+        '--stress[Stress today, 1 (calm) to 10.]:stress:'
+        '--note[A note.]:note:'
         '--socket[boxd'\''s control socket.]:socket:'
         '--state-dir[boxd'\''s state directory, read directly (history, export, status while boxd is down). Default\: $BOXCTL_STATE_DIR, else the one the boxd behind --socket reports, else /var/lib/boxd.]:state-dir:'
         '--json[Print boxd'\''s reply as JSON.]'
