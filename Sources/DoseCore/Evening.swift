@@ -130,8 +130,11 @@ public struct Evening: Sendable, Hashable {
     public internal(set) var pace: PaceStatus
     /// When the engine looks again; nil once it has looked and nothing can change.
     public internal(set) var nextCheck: Date?
-    /// A drink came or went since the engine last looked.
+    /// A drink came or went since the engine last looked (or the evening was just restored).
     public internal(set) var needsLook: Bool
+    /// A drink came since the engine last looked: only then may it warn (`PacingEngine.evaluate`'s
+    /// `afterDrink`). Not after an undo or a restart: neither is a drink.
+    public internal(set) var drinkSinceLook = false
 
     public init(sessionID: String, sessionDate: String, drinks: [DrinkRecord], told: [PacingRecord] = [], pace: PaceStatus = .good,
                 nextCheck: Date? = nil, needsLook: Bool = true) {

@@ -100,6 +100,7 @@ extension Evening {
     mutating func add(_ drink: DrinkRecord) {
         drinks.append(drink)
         needsLook = true
+        drinkSinceLook = true
     }
 
     mutating func remove(_ id: String) {
@@ -112,6 +113,7 @@ extension Evening {
         self.pace = pace
         self.nextCheck = nextCheck
         needsLook = false
+        drinkSinceLook = false
     }
 
     /// When the session began: its first drink's logging.

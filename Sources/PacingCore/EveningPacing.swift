@@ -11,7 +11,7 @@ public enum EveningPacing {
         let rules = state.settings.rules.pacing
         let logs = evening.drinks.map { DrinkLog(id: $0.id, at: $0.at, type: $0.type, units: $0.units, rules: rules) }
         let recent = evening.told.compactMap { r in PacingCode(rawValue: r.code).map { PacingEvent($0, at: r.at.wall) } }
-        let result = PacingEngine.evaluate(logs, settings: settings, now: now.wall, recentEvents: recent, afterDrink: evening.needsLook,
+        let result = PacingEngine.evaluate(logs, settings: settings, now: now.wall, recentEvents: recent, afterDrink: evening.drinkSinceLook,
                                            rules: rules)
         let notes = result.events.map { PacingNote(code: $0.code.rawValue, message: $0.code.message, severity: $0.code.severity) }
         return .paced(PacingVerdict(notes: notes, pace: result.pace, nextCheck: result.nextCheck))

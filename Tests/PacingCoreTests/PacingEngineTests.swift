@@ -180,4 +180,25 @@ import Testing
         guard case .paced(let v) = action else { Issue.record("not a verdict"); return }
         #expect(v.notes.map(\.code) == ["nice_reset"])
     }
+
+    /// A restart is not a drink: the restored evening's first look sets the pace and tells nothing,
+    /// and neither does taking a drink back.
+    @Test func aRestartOrAnUndoTellsNoWarning() throws {
+        let t = Self.start
+        let shots = (0..<3).map { i in
+            DrinkRecord(id: "s\(i)", sessionID: "E", sessionDate: "2026-11-21", at: t.wall.addingTimeInterval(Double(i) * 300),
+                        logged: t.advanced(by: .minutes(Double(i) * 5)), type: .shot, units: 1, isAlcoholic: true, source: .system)
+        }
+        let now = t.advanced(by: .minutes(10))
+        var state = Self.reduce(BoxState(settings: BoxSettings(timeZone: Self.tz)), .restoreEvening(Evening(sessionID: "E", sessionDate: "2026-11-21", drinks: shots)), at: now)
+        let look = try #require(EveningPacing.action(for: state, settings: PacingSettings(), at: now))
+        guard case .paced(let v) = look else { Issue.record("not a verdict"); return }
+        #expect(v.notes.isEmpty && v.pace == .slowDown, "3 units in the hour: slow down, said at the drinks, not again")
+        state = Self.reduce(state, look, at: now)
+        state = Self.reduce(state, .undoDrink, at: now)
+        let afterUndo = try #require(EveningPacing.action(for: state, settings: PacingSettings(), at: now))
+        guard case .paced(let u) = afterUndo else { Issue.record("not a verdict"); return }
+        #expect(u.notes.isEmpty && u.pace == .caution)
+    }
 }
+
