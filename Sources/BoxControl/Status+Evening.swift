@@ -16,12 +16,16 @@ public struct EveningStatus: Codable, Sendable, Hashable {
     public var endsAt: Date?
     /// The alcoholic drinks a Dose 1 now would ask about.
     public var drinksBeforeDose1: Int
+    /// The alcoholic drinks logged since tonight's Dose 1, which Dose 2 asks about.
+    public var drinksSinceDose1: Int?
 
     public init?(state: BoxState, at now: Moment) {
         // Only while the next press would be a Dose 1: after it, the drinks are on its record.
         let nextIsDose1 = [.noDose1, .completed].contains(state.phase(at: now))
         let guarded = nextIsDose1 ? state.drinksBefore(now) : 0
-        guard state.evening != nil || guarded > 0 else { return nil }
+        let since = state.drinksSinceDose1(now)
+        guard state.evening != nil || guarded > 0 || since > 0 else { return nil }
+        drinksSinceDose1 = since > 0 ? since : nil
         let e = state.evening
         pace = e?.pace.rawValue
         drinks = e?.alcoholicDrinks ?? 0
@@ -43,6 +47,9 @@ public struct EveningStatus: Codable, Sendable, Hashable {
         }
         if drinksBeforeDose1 > 0 {
             lines.append("Dose 1 asks first: \(Written.drinks(drinksBeforeDose1)) logged today (XYWAV must not be taken with alcohol)")
+        }
+        if let n = drinksSinceDose1 {
+            lines.append("Dose 2 asks first: \(Written.drinks(n)) logged since Dose 1 (XYWAV must not be taken with alcohol)")
         }
         return lines
     }

@@ -236,7 +236,7 @@ public struct StatusReport: Codable, Sendable, Hashable {
         if let p = pendingConfirmation {
             switch ConfirmKind(rawValue: p) {
             case .doubt: lines.append("Waiting: the dose needs a 2 s hold to confirm")
-            case .alcohol: lines.append("Waiting: Dose 1 after a drink needs a 2 s hold to confirm")
+            case .alcohol: lines.append("Waiting: a dose after a drink needs a 2 s hold to confirm")
             default: lines.append("Waiting: \(p) Dose 2 needs a 2 s hold to confirm")
             }
         }

@@ -14,17 +14,19 @@ extension Engine {
         transition(action, source: .system)
     }
 
-    /// At start: the evening's open session, the alcoholic drinks within the guard's look-back
-    /// and the latest pre-sleep log, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
+    /// At start (and when the log opens late, or its times were re-derived after a clock step):
+    /// the evening's open session, the alcoholic drinks within the guard's look-back and the
+    /// latest pre-sleep log, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
     func restoreEvening() {
         guard let log else { return }
         let now = clock.now()
         do {
             let since = now.wall.addingTimeInterval(-state.settings.rules.safety.alcoholLookbackH * 3600)
             let drinks = try log.alcoholicDrinks(since: since)
-            if !drinks.isEmpty { transition(.drinksChanged(drinks), source: .system) }
-            if let evening = try log.latestEvening() { transition(.restoreEvening(evening), source: .system) }
-            if let preSleep = try log.preSleepLog() { transition(.restorePreSleep(preSleep), source: .system) }
+            if drinks != state.drinks { transition(.drinksChanged(drinks), source: .system) }
+            let evening = try log.latestEvening(), preSleep = try log.preSleepLog()
+            if evening != state.evening { transition(.restoreEvening(evening), source: .system) }
+            if preSleep != state.preSleep { transition(.restorePreSleep(preSleep), source: .system) }
         } catch {
             logger.error("the evening's drinks could not be read: \(error)")
         }

@@ -61,6 +61,7 @@ extension Engine {
         persisted.records += unsaved
         if state.doubt != nil { transition(.restoreNight(persisted), source: .system) }
         if let r = try? opened.lastRecovery(), !r.doseRecordCertain { transition(.enterDoubt(since: r.at), source: .system) }
+        restoreEvening() // the guard at Dose 1 learns the evening's drinks now
         // What waited for the log (the fault events of its own outage, at least) is written
         // now, not at the next press: until it is, the log is not caught up and stays a fault.
         _ = write([])

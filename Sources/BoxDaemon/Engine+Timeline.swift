@@ -26,7 +26,10 @@ extension Engine {
                 logger.notice("wall clock \(offset.synced ? "synchronised" : "not synchronised"), offset \(Double(offset.offsetNanos) / 1e9) s: \(changed) stored time(s) re-derived")
             }
             knownClock = offset
-            if changed > 0 { state.reloadNight(try log.persistedNight()) }
+            if changed > 0 {
+                state.reloadNight(try log.persistedNight())
+                restoreEvening() // the drinks' re-derived times, for the guard's look-back
+            }
         } catch {
             logger.error("could not re-derive wall times after a clock change: \(error)")
         }

@@ -35,9 +35,9 @@ func refusalSentence(_ r: Refusal, in zone: TimeZone, clock: (Date) -> String, c
     case .needsConfirmation(.early): "The Dose 2 window is not open yet. Taking Dose 2 early needs confirmation\(c.suffix)."
     case .needsConfirmation(.late): "The Dose 2 window has expired. Taking Dose 2 late needs confirmation\(c.suffix)."
     case .needsConfirmation(.doubt), .recordInDoubt: Written.doubt + " To record a dose anyway, \(c.anyway)."
-    case .needsConfirmation(.alcohol): "Alcohol was logged today. Dose 1 needs confirmation\(c.suffix)."
+    case .needsConfirmation(.alcohol): "Alcohol was logged today. The dose needs confirmation\(c.suffix)."
     case .alcoholLogged(let n):
-        "You logged \(n) alcoholic drink\(n == 1 ? "" : "s") today. XYWAV must not be taken with alcohol. To record Dose 1 anyway, \(c.anyway)."
+        "You logged \(n) alcoholic drink\(n == 1 ? "" : "s") today. XYWAV must not be taken with alcohol. To record the dose anyway, \(c.anyway)."
     case .skipBeforeWindow: "Skipping Dose 2 is possible once the window opens."
     case .undoExpired(let s): "The undo window (\(s) s) has passed."
     case .nothingToUndo: "There is no dose action to undo."

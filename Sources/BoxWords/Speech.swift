@@ -123,7 +123,7 @@ public enum Speech {
         case .awaitingConfirmation(.late): return "The Dose 2 window has closed. \(hold) to take it late."
         case .awaitingConfirmation(.doubt): return "I could not read tonight's record. \(hold) only if you are sure."
         case .awaitingConfirmation(.alcohol):
-            let n = state.drinksBefore(now)
+            let n = state.drinksAsked(now)
             return "You logged \(n) drink\(n == 1 ? "" : "s") today. XYWAV must not be taken with alcohol. \(hold) only if you are sure."
         case .confirmationCancelled: return "Cancelled. Nothing recorded."
         case .skipReasonAsked:

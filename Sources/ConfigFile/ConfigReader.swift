@@ -49,11 +49,11 @@ struct Reader {
     /// Whether `intent` may sit on `gesture`'s slot; if not, what may (for the message).
     static func allowedIntents(on gesture: String, _ intent: ButtonIntent) -> (ok: Bool, allowed: String) {
         switch gesture {
-        case "single": (intent != .snooze, "take, undo_or_status, nothing or a sleep event")
+        case "single": (intent != .snooze, "take, undo_or_status, nothing, a sleep event, drink:TYPE or undo_drink")
         case "double": (intent != .takeNext && intent != .undoOrStatus,
-                        "snooze, nothing or a sleep event (a dose is taken only with a single press)")
+                        "snooze, nothing, a sleep event, drink:TYPE or undo_drink (a dose is taken only with a single press)")
         default: (intent != .takeNext && intent != .snooze,
-                  "undo_or_status, nothing or a sleep event (a dose is taken only with a single press; a hold confirms)")
+                  "undo_or_status, nothing, a sleep event, drink:TYPE or undo_drink (a dose is taken only with a single press; a hold confirms)")
         }
     }
 

@@ -227,17 +227,6 @@ public struct BoxState: Sendable, Hashable {
         return nil
     }
 
-    /// The alcoholic drinks logged within `safety.alcohol_lookback_h` before now (#33): a Dose 1
-    /// then asks for a confirmation. A drink logged ahead of the clock counts too.
-    public func drinksBefore(_ now: Moment) -> Int {
-        let lookback = settings.rules.safety.alcoholLookbackH * 3600
-        let logged = drinks.filter { now.wall.timeIntervalSince($0) < lookback }.count
-        // Tonight's pre-sleep log may count the same drinks again: the larger count, never the sum.
-        let tonight = SessionRules.sessionKey(for: now.wall, timeZone: settings.timeZone, rolloverHour: settings.rules.session.rolloverHour)
-        guard let p = preSleep, p.sessionDate == tonight, now.wall.timeIntervalSince(p.completedAt) < lookback else { return logged }
-        return max(logged, p.answers.alcoholDrinks ?? 0)
-    }
-
     /// How long the shell may wait before it must send `.tick`: the next alarm, the end of
     /// a ring or a confirmation, a window edge, or the night's fallback close.
     public func nextDeadline(at now: Moment) -> Duration? {

@@ -178,3 +178,27 @@ public struct EveningFacts: Sendable, Hashable {
 
     public var hadAlcohol: Bool { alcoholicDrinks > 0 }
 }
+
+/// The alcohol guard's counts (#33): what a dose now would ask about.
+extension BoxState {
+    /// The alcoholic drinks logged within `safety.alcohol_lookback_h` before now (#33): a Dose 1
+    /// then asks for a confirmation. A drink logged ahead of the clock counts too.
+    public func drinksBefore(_ now: Moment) -> Int {
+        let lookback = settings.rules.safety.alcoholLookbackH * 3600
+        let logged = drinks.filter { now.wall.timeIntervalSince($0) < lookback }.count
+        // Tonight's pre-sleep log may count the same drinks again: the larger count, never the sum.
+        // By its night, not its clock time (pre_sleep_logs keeps no boot time to re-derive after a clock step).
+        guard let p = preSleep, p.sessionDate == SessionRules.eveningKey(for: now.wall, timeZone: settings.timeZone, rules: settings.rules.session)
+        else { return logged }
+        return max(logged, p.answers.alcoholDrinks ?? 0)
+    }
+
+    /// The alcoholic drinks logged since tonight's Dose 1 (#33): Dose 2 then asks first.
+    public func drinksSinceDose1(_ now: Moment) -> Int {
+        guard night.isOpen, let d1 = night.dose1 else { return 0 }
+        return drinks.filter { $0 > d1.at.wall && $0 <= now.wall.addingTimeInterval(60) }.count
+    }
+
+    /// The drinks a dose now would ask about: since Dose 1 for Dose 2, else the look-back's.
+    public func drinksAsked(_ now: Moment) -> Int { night.isOpen && night.dose1 != nil ? drinksSinceDose1(now) : drinksBefore(now) }
+}

@@ -69,9 +69,11 @@ public struct PreSleepLog: Sendable, Hashable {
 extension Reduction {
     /// Tonight's pre-sleep log, new or edited; refused once tonight's Dose 1 is taken.
     mutating func logPreSleep(_ answers: PreSleepAnswers) -> Outcome {
-        if let problem = answers.problem(rules.preSleep) { return .refused(.invalidPreSleep(problem)) }
+        if let problem = answers.problem(rules.preSleep) { return refuse(.invalidPreSleep(problem), sound: .error, flash: .refused) }
         let date = dateKey(now.wall)
-        if let s = night.session, s.date == date, night.dose1 != nil { return .refused(.preSleepAfterDose1(date)) }
+        if let s = night.session, s.date == date, night.dose1 != nil {
+            return refuse(.preSleepAfterDose1(date), sound: .error, flash: .refused)
+        }
         let old = state.preSleep.flatMap { $0.sessionDate == date ? $0 : nil }
         let log = PreSleepLog(id: old?.id ?? freshID(), sessionDate: date, completedAt: now.wall,
                               answers: answers.over(old?.answers ?? PreSleepAnswers()))

@@ -261,6 +261,9 @@ struct Reduction {
         case .completed:
             return refuseCompleted()
         case .active, .nearClose:
+            if let asked = askAfterDrinksSinceDose1(confirmed: confirmed, button: button, byHold: doubtAnswered, answered: drinksAnswered) {
+                return asked
+            }
             return takeDose2(early: false, late: false)
         case .beforeWindow, .closed:
             let kind: ConfirmKind = stage == .beforeWindow ? .early : .late
@@ -269,7 +272,11 @@ struct Reduction {
             guard let button, settings.buttons[button]?.isDoseButton == true else {
                 return refuse(.needsConfirmation(kind), sound: .error, flash: .refused)
             }
-            state.pending = PendingConfirmation(kind: kind, since: now, button: button)
+            if let asked = askAfterDrinksSinceDose1(confirmed: false, button: button, byHold: doubtAnswered, answered: drinksAnswered) {
+                return asked
+            }
+            // Asked by the confirm hold that answered another question, still down: its release keeps this one.
+            state.pending = PendingConfirmation(kind: kind, since: now, button: button, askedByHold: doubtAnswered)
             feedback(.warning, flash: nil)
             return .accepted(.awaitingConfirmation(kind))
         case .finalizing:
@@ -303,23 +310,13 @@ struct Reduction {
     mutating func takeDose2(early: Bool, late: Bool) -> Outcome {
         stopAlarm()
         state.pending = nil
-        record(dose: .dose2, metadata: DoseMetadata(isEarly: early, isLate: late, isExtraDose: false))
+        let drinks = state.drinksSinceDose1(now)
+        record(dose: .dose2, metadata: DoseMetadata(isEarly: early, isLate: late, isExtraDose: false, alcoholDrinks: drinks > 0 ? drinks : nil))
         feedback(.success, flash: .confirmation)
         if early, let elapsed = state.elapsedSinceDose1(at: now) {
             return .accepted(.recordedEarly(minutesAfterDose1: Int(elapsed.minutes)))
         }
         return .accepted(.recorded(.dose2))
-    }
-
-    mutating func snooze() -> Outcome {
-        if let refusal = state.snoozeRefusal(at: now) {
-            return refuse(refusal, sound: .error, flash: .refused)
-        }
-        stopAlarm()
-        record(dose: .snooze, metadata: DoseMetadata(snoozeNumber: night.snoozeCount + 1))
-        // Steps the moved plan puts in the past do not ring; the cursor already stands at now.
-        feedback(.success, flash: nil)
-        return .accepted(.recorded(.snooze))
     }
 
     mutating func extraDose(confirmed: Bool) -> Outcome {

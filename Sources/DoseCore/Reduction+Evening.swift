@@ -16,7 +16,7 @@ extension Reduction {
                           sound: .error, flash: .refused)
         }
         if let units, !(units.isFinite && units >= 0 && units <= rules.pacing.maxUnitsPerDrink) {
-            return refuse(.invalidDrink("units must be from 0 to \(rules.pacing.maxUnitsPerDrink.formatted())"), sound: .error, flash: .refused)
+            return refuse(.invalidDrink("units must be from 0 to \(DoseConstants.number(rules.pacing.maxUnitsPerDrink))"), sound: .error, flash: .refused)
         }
         let d = type.defaults(rules.pacing)
         var evening = state.evening ?? Evening(sessionID: freshID(), sessionDate: dateKey(when), drinks: [])
@@ -91,9 +91,7 @@ extension Reduction {
         if timedOut || dosed { state.evening = nil }
     }
 
-    func dateKey(_ date: Date) -> String {
-        SessionRules.sessionKey(for: date, timeZone: settings.timeZone, rolloverHour: rules.session.rolloverHour)
-    }
+    func dateKey(_ date: Date) -> String { SessionRules.eveningKey(for: date, timeZone: settings.timeZone, rules: rules.session) }
 }
 
 extension Evening {

@@ -115,6 +115,17 @@ extension Reduction {
         return s
     }
 
+    mutating func snooze() -> Outcome {
+        if let refusal = state.snoozeRefusal(at: now) {
+            return refuse(refusal, sound: .error, flash: .refused)
+        }
+        stopAlarm()
+        record(dose: .snooze, metadata: DoseMetadata(snoozeNumber: night.snoozeCount + 1))
+        // Steps the moved plan puts in the past do not ring; the cursor already stands at now.
+        feedback(.success, flash: nil)
+        return .accepted(.recorded(.snooze))
+    }
+
     /// Records a dose event; whatever confirmation was pending is answered by it.
     mutating func record(dose type: DoseEventType, metadata: DoseMetadata = .init()) {
         if type == .dose1 { state.evening = nil } // Dose 1 ends the evening's pacing session

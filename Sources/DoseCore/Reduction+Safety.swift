@@ -67,6 +67,13 @@ extension Reduction {
         return .accepted(.awaitingConfirmation(.alcohol))
     }
 
+    /// Dose 2 after an alcoholic drink logged since Dose 1 (#33): asked first, as Dose 1 is.
+    mutating func askAfterDrinksSinceDose1(confirmed: Bool, button: String?, byHold: Bool, answered: Bool) -> Outcome? {
+        let drinks = state.drinksSinceDose1(now)
+        guard drinks > 0, !confirmed, !answered else { return nil }
+        return askAfterDrinks(drinks, button: button, byHold: byHold)
+    }
+
     /// While tonight's record is in doubt a dose needs a confirmation: the confirm hold on
     /// the dose button (the press starts it), or a confirmed command.
     mutating func doubtGuard(confirmed: Bool, button: String?) -> Outcome? {

@@ -13,6 +13,14 @@ public enum SessionRules {
         return pad(c.year ?? 0, 4) + "-" + pad(c.month ?? 0, 2) + "-" + pad(c.day ?? 0, 2)
     }
 
+    /// The night an evening's time leads into (#33: drinks, the pre-sleep log): from the wake
+    /// time on, the night that begins that day's evening; before it, the night still running.
+    /// (A night's own date rolls over at prep_time, so an afternoon's drink, before 18:00,
+    /// would otherwise be put down to last night.)
+    public static func eveningKey(for date: Date, timeZone: TimeZone, rules: DoseConstants.Session) -> String {
+        sessionKey(for: date, timeZone: timeZone, rolloverHour: rules.wakeTime.hour)
+    }
+
     /// The first local occurrence of `time` strictly after `date`.
     public static func nextOccurrence(of time: ClockTime, after date: Date, timeZone: TimeZone) -> Date {
         let cal = calendar(timeZone)

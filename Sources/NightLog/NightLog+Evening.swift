@@ -26,16 +26,20 @@ extension NightLog {
                 """).execute(arguments: [p.id, seq, p.sessionID, p.sessionDate, p.at.wall.iso8601, p.at.boot, p.at.monoNanos, p.code,
                                          p.message, p.severity])
         case .preSleep(let p):
-            // One per evening: an edit rewrites that evening's row, its id and created_at kept.
+            // One per evening: an edit rewrites that evening's row, its id and created_at kept, and
+            // an answer it does not give kept too (the core merges; this holds if it could not).
             let a = p.answers
             try db.cachedStatement(sql: """
                 INSERT INTO pre_sleep_logs (id, session_date, completed_at, caffeine_cups, caffeine_cutoff, alcohol_drinks, exercise_type,
                                             exercise_duration, stress_level, notes, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(session_date) DO UPDATE SET completed_at = excluded.completed_at, caffeine_cups = excluded.caffeine_cups,
-                    caffeine_cutoff = excluded.caffeine_cutoff, alcohol_drinks = excluded.alcohol_drinks,
-                    exercise_type = excluded.exercise_type, exercise_duration = excluded.exercise_duration,
-                    stress_level = excluded.stress_level, notes = excluded.notes
+                ON CONFLICT(session_date) DO UPDATE SET completed_at = excluded.completed_at,
+                    caffeine_cups = COALESCE(excluded.caffeine_cups, caffeine_cups),
+                    caffeine_cutoff = COALESCE(excluded.caffeine_cutoff, caffeine_cutoff),
+                    alcohol_drinks = COALESCE(excluded.alcohol_drinks, alcohol_drinks),
+                    exercise_type = COALESCE(excluded.exercise_type, exercise_type),
+                    exercise_duration = COALESCE(excluded.exercise_duration, exercise_duration),
+                    stress_level = COALESCE(excluded.stress_level, stress_level), notes = COALESCE(excluded.notes, notes)
                 """).execute(arguments: [p.id, p.sessionDate, p.completedAt.iso8601, a.caffeineCups, a.caffeineCutoff?.iso8601,
                                          a.alcoholDrinks, a.exerciseType?.rawValue, a.exerciseDuration, a.stressLevel, a.notes,
                                          p.completedAt.iso8601])

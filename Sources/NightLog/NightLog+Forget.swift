@@ -68,21 +68,22 @@ extension NightLog {
             }
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(condition)", arguments: arguments) ?? 0
         }
-        // Entries with no night, dated in the range but not on a kept night: unlinked medication
-        // entries, and the evenings (#33), which go with the night they led into.
-        var dated: [String] = []
-        if range.from != nil { dated.append("session_date >= ?") }
-        if range.to != nil { dated.append("session_date <= ?") }
-        var datedArgs = range.arguments
+        // Unlinked medication entries dated in the range, but not on a night that is kept.
+        var unlinked = "session_id IS NULL"
+        if range.from != nil { unlinked += " AND session_date >= ?" }
+        if range.to != nil { unlinked += " AND session_date <= ?" }
+        var medArgs = idArgs + range.arguments
         if !keptDates.isEmpty {
-            dated.append("session_date NOT IN (\(Array(repeating: "?", count: keptDates.count).joined(separator: ", ")))")
-            datedArgs += StatementArguments(keptDates)
+            unlinked += " AND session_date NOT IN (\(Array(repeating: "?", count: keptDates.count).joined(separator: ", ")))"
+            medArgs += StatementArguments(keptDates)
         }
-        let inRange = dated.isEmpty ? "1" : dated.joined(separator: " AND ")
-        counts.medications = try run("medication_events", "\(inIDs) OR (session_id IS NULL AND \(inRange))", idArgs + datedArgs)
-        _ = try run("pacing_events", inRange, datedArgs)
-        _ = try run("drink_logs", inRange, datedArgs)
-        _ = try run("pre_sleep_logs", inRange, datedArgs)
+        counts.medications = try run("medication_events", "\(inIDs) OR (\(unlinked))", medArgs)
+        // The evenings (#33) go with the nights they led into, and only those: tonight's, whose
+        // night has not begun, is never in a plan (nor is the latest night).
+        let dates = plan.forget.map(\.sessionDate)
+        let inDates = "session_date IN (\(Array(repeating: "?", count: max(dates.count, 1)).joined(separator: ", ")))"
+        let dateArgs = StatementArguments(dates.isEmpty ? [""] : dates)
+        for table in ["pacing_events", "drink_logs", "pre_sleep_logs"] { _ = try run(table, inDates, dateArgs) }
         counts.notices = try run("notices", inIDs, idArgs)
         // A refill reminder goes with its night; refills and adjustments belong to none.
         _ = try run("inventory_events", inIDs, idArgs)

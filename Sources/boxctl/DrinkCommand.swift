@@ -14,7 +14,7 @@ struct DrinkCommand: ParsableCommand {
         commandName: "drink", abstract: "The evening's drinks: log one, take the last one back.",
         discussion: """
             XYWAV must not be taken with alcohol. A Dose 1 within \(DoseConstants.number(DoseConstants.box.safety.alcoholLookbackH)) \
-            hours of a drink logged here asks for a confirmation first.
+            hours of an alcoholic drink logged here asks for a confirmation first.
 
             \(disclaimer)
             """,

@@ -5,7 +5,7 @@ import Foundation
 
 /// Tonight's pre-sleep log (schema v6 `pre_sleep_logs`, #33): the seed's answers, one entry
 /// per evening, editable until Dose 1 (each option given replaces that answer, the others
-/// stay). With no option, shows tonight's entry. Its drinks count for the alcohol guard.
+/// stay). With no option, shows the latest entry. Its drinks count for the alcohol guard.
 struct PreSleepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presleep", abstract: "Tonight's pre-sleep log: caffeine, alcohol, exercise, stress.",
@@ -49,9 +49,10 @@ struct PreSleepCommand: ParsableCommand {
         var answers = self.answers
         if let caffeineCutoff { answers.caffeineCutoff = Med.Add.time(caffeineCutoff, now: context.now, zone: context.zone) }
         guard answers.isEmpty else { return try connection.run(.preSleep(answers)) }
-        let log = try connection.reading { log in try log.preSleepLog(sessionDate: context.today) }
+        // The latest entry, which names its night: boxctl cannot know boxd's evening without it.
+        let log = try connection.reading { log in try log.preSleepLog() }
         guard let log else {
-            print("No pre-sleep log for the night of \(context.today) yet: boxctl presleep --caffeine-cups 2 --stress 4 …")
+            print("No pre-sleep log yet: boxctl presleep --caffeine-cups 2 --stress 4 …")
             return
         }
         print(Self.text(log, zone: context.zone))

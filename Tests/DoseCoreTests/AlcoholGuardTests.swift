@@ -77,3 +77,53 @@ import Testing
         #expect(dose1s(h).count == 1)
     }
 }
+
+/// A drink logged after Dose 1 (#33): Dose 2 asks first too, and carries the drinks since Dose 1.
+@Suite struct AlcoholGuardAtDose2Tests {
+    @Test func inTheWindowAPressAsksAndTheConfirmHoldRecords() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(minutes: 30)
+        h.cli(.logDrink(.wine, units: nil, at: nil))
+        h.at(minutesAfterDose1: 170)
+        #expect(h.press(.single) == .accepted(.awaitingConfirmation(.alcohol)))
+        #expect(h.doses.filter { $0.type == .dose2 }.isEmpty)
+        let said = h.lastEffects.compactMap { if case .speak(let u) = $0 { Speech.words(u) } else { nil } }
+        #expect(said.first?.hasPrefix("You logged 1 drink today. XYWAV must not be taken with alcohol.") == true)
+        #expect(h.press(.confirmHold) == .accepted(.recorded(.dose2)))
+        #expect(h.doses.filter { $0.type == .dose2 }.map(\.metadata.alcoholDrinks) == [1])
+    }
+
+    @Test func aDrinkBeforeDose1IsNotAskedAgainAtDose2() {
+        var h = Harness()
+        h.cli(.logDrink(.beer, units: nil, at: nil))
+        h.cli(.takeDose(confirmed: true))
+        h.at(minutesAfterDose1: 170)
+        #expect(h.press(.single) == .accepted(.recorded(.dose2)))
+    }
+
+    /// Early and after a drink: the drink is asked first, then the early Dose 2; the first
+    /// confirm hold's release keeps the second question, a second confirm hold answers it.
+    @Test func earlyAfterADrinkAsksBothInTurn() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(minutes: 1)
+        h.cli(.logDrink(.beer, units: nil, at: nil))
+        h.at(minutesAfterDose1: 140)
+        #expect(h.press(.single) == .accepted(.awaitingConfirmation(.alcohol)))
+        #expect(h.press(.confirmHold) == .accepted(.awaitingConfirmation(.early)))
+        #expect(h.press(.releasedAfterHold) == .ignored, "the release of the hold that asked keeps the question")
+        #expect(h.press(.confirmHold) == .accepted(.recordedEarly(minutesAfterDose1: 140)))
+        #expect(h.doses.filter { $0.type == .dose2 }.map(\.metadata.alcoholDrinks) == [1])
+    }
+
+    @Test func overSSHARefusalThatConfirmAnswers() {
+        var h = Harness()
+        h.takeDose1()
+        h.advance(minutes: 1)
+        h.cli(.logDrink(.shot, units: nil, at: nil))
+        h.at(minutesAfterDose1: 165)
+        #expect(h.cli(.takeDose(confirmed: false)) == .refused(.alcoholLogged(drinks: 1)))
+        #expect(h.cli(.takeDose(confirmed: true)) == .accepted(.recorded(.dose2)))
+    }
+}

@@ -109,4 +109,21 @@ import Testing
         #expect(ButtonIntent(config: "drink:wine") == .drink(.wine) && ButtonIntent(config: "drink:gin") == nil)
         #expect(ButtonIntent(config: "undo_drink") == .undoDrink && ButtonIntent.drink(.shot).description == "drink:shot")
     }
+
+    /// An afternoon's drink and pre-sleep log belong to the night that begins that evening, not
+    /// to last night (whose date runs to prep_time, 18:00), even while last night is still open.
+    @Test func theAfternoonBelongsToTonight() {
+        var h = Harness()
+        h.takeDose1()                                   // last night, 2026-11-21, Dose 1 at 22:00
+        h.advance(.minutes(19 * 60))                           // 17:00 next day: before prep_time, last night's date still runs
+        #expect(h.state.night.session?.date == "2026-11-21" && h.state.night.dose1 != nil)
+        h.cli(.logDrink(.beer, units: nil, at: nil))
+        #expect(drinks(h).last?.sessionDate == "2026-11-22")
+        #expect(h.cli(.logPreSleep(PreSleepAnswers(alcoholDrinks: 2))) == .accepted(.preSleepLogged(h.state.preSleep!, edited: false)))
+        #expect(h.state.preSleep?.sessionDate == "2026-11-22")
+        h.advance(.minutes(5 * 60))                           // 22:00: tonight's Dose 1 asks, for 2 drinks
+        #expect(h.state.drinksBefore(h.now) == 2)
+        #expect(isRefused(h.cli(.takeDose(confirmed: false)), "428_CONFIRMATION_REQUIRED"))
+    }
 }
+

@@ -62,9 +62,14 @@ import Testing
             try log.append(Fixture.night("S1", date: Fixture.date, startDay: 0))
             try log.append([Self.drink("later", .beer, at: 3000, session: "E2", date: "2024-01-17")])
             try log.append(Fixture.night("S2", date: "2024-01-17", startDay: 2))
+            try log.append([Self.drink("tonight", .wine, at: 4500, session: "E3", date: "2024-01-18")])
+            try log.append([.preSleep(PreSleepLog(id: "p18", sessionDate: "2024-01-18", completedAt: Fixture.at(4500).wall,
+                                                  answers: PreSleepAnswers(alcoholDrinks: 1)))])
             let plan = Forgetting.plan(try log.nightsToForget(from: nil, to: Fixture.date), latestSessionID: "S2", now: Fixture.at(9000).wall)
-            _ = try log.forget(plan, from: nil, to: Fixture.date)
-            #expect(try log.feed(after: 0, limit: 100).filter { [.drinkLogged, .pacing].contains($0.kind) }.map(\.subject) == ["later"])
+            _ = try log.forget(plan, from: "2024-01-10", to: "2024-01-20")
+            #expect(try log.feed(after: 0, limit: 100).filter { [.drinkLogged, .pacing].contains($0.kind) }.map(\.subject) == ["later", "tonight"],
+                    "the latest night's evening and tonight's stay")
+            #expect(try log.preSleepLog()?.id == "p18")
         }
     }
 }
@@ -97,11 +102,16 @@ import Testing
             edited.answers = PreSleepAnswers(caffeineCups: 2, caffeineCutoff: Fixture.at(-300).wall, alcoholDrinks: 1, exerciseType: .moderate,
                                              exerciseDuration: 45, stressLevel: 6, notes: "=long day")
             try log.append([.preSleep(edited)])
+            var partial = edited
+            partial.answers = PreSleepAnswers(stressLevel: 3)  // a write that lost the rest keeps it
+            try log.append([.preSleep(partial)])
+            edited.answers.stressLevel = 3
+            edited.completedAt = partial.completedAt
             #expect(try log.preSleepLog() == edited && log.preSleepLog(sessionDate: Fixture.date) == edited)
             #expect(try log.preSleepLog(sessionDate: "2024-01-16") == nil)
             let csv = try log.csv(.preSleepLogs).components(separatedBy: "\r\n")
             #expect(csv[0] == "id,session_date,completed_at,caffeine_cups,caffeine_cutoff,alcohol_drinks,exercise_type,exercise_duration,stress_level,notes,created_at")
-            #expect(csv[1] == "p1,2024-01-15,2024-01-15T21:30:00.000Z,2,2024-01-15T17:00:00.000Z,1,moderate,45,6,'=long day,2024-01-15T21:00:00.000Z")
+            #expect(csv[1] == "p1,2024-01-15,2024-01-15T21:30:00.000Z,2,2024-01-15T17:00:00.000Z,1,moderate,45,3,'=long day,2024-01-15T21:00:00.000Z")
             #expect(csv.count == 3 && csv[2].isEmpty)
         }
     }

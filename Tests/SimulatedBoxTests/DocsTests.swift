@@ -1,4 +1,5 @@
 import Foundation
+import DoseCore
 import Testing
 import TestSupport
 
@@ -210,5 +211,30 @@ import TestSupport
             }
         }
         #expect(lines > 40, "only \(lines) command lines found: the reader of commands is broken")
+    }
+}
+
+/// #33: the README's "The evening before" says constants.json's numbers, so they cannot drift.
+@Suite struct EveningDocsTests {
+    @Test func theReadmesEveningNumbersAreConstantsJSONs() throws {
+        let readme = try String(contentsOf: DocsTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n  ", with: " ").replacingOccurrences(of: "\n", with: " ")
+        let c = DoseConstants.box
+        let p = c.pacing, (r, b, s) = (p.presets.relaxed, p.presets.balanced, p.presets.strict)
+        func n(_ v: Double) -> String { DoseConstants.number(v) }
+        let said = [
+            "within \(n(c.safety.alcoholLookbackH)) h of an alcoholic drink",
+            "\(p.rapidRepeatDrinks) alcoholic drinks within \(n(b.rapidRepeatWindowMin)) min (\(n(r.rapidRepeatWindowMin)), \(n(s.rapidRepeatWindowMin)))",
+            "over \(n(b.fastPaceUnits)) standard units in \(n(p.fastPaceWindowMin)) min (\(n(r.fastPaceUnits)), \(n(s.fastPaceUnits)))",
+            "\(n(b.escalationUnits)) or more in \(n(p.escalationWindowMin)) min (\(n(r.escalationUnits)), \(n(s.escalationUnits)))",
+            "\(p.shotStackingShots) shots within \(n(b.shotStackingWindowMin)) min (\(n(r.shotStackingWindowMin)), \(n(s.shotStackingWindowMin)))",
+            "every \(p.hydrationCadenceDrinks == 2 ? "2nd" : "\(p.hydrationCadenceDrinks)th") alcoholic drink",
+            "water came in the last \(n(p.hydrationQuietMin)) min", "\(n(p.resetQuietMin)) drink-free minutes",
+            "No warning twice in \(n(p.warningCooldownMin)) min", "ends \(n(p.sessionTimeoutMin / 60)) h after its last drink",
+        ]
+        for phrase in said { #expect(readme.contains(phrase), "README: \(phrase)") }
+        let units = Dictionary(uniqueKeysWithValues: p.drinks.map { ($0.type, n($0.units)) })
+        #expect(readme.contains("\(units["shot"]!) a shot, beer or wine, \(units["cocktail"]!) a cocktail") && units["beer"] == units["shot"])
+        #expect(readme.contains("\(units["water"]!) water") && units["wine"] == units["shot"])
     }
 }
