@@ -16,7 +16,8 @@ extension Engine {
 
     /// At start (and when the log opens late, or its times were re-derived after a clock step):
     /// the evening's open session, the alcoholic drinks within the guard's look-back and the
-    /// latest pre-sleep log, as the log holds them. Unreadable: the guard cannot know, and says so in the journal.
+    /// latest pre-sleep log, as the log holds them. Unreadable: the guard cannot know; the
+    /// journal says so and the read is tried again on the retry schedule (`needsRetry`).
     func restoreEvening() {
         guard let log else { return }
         let now = clock.now()
@@ -27,8 +28,10 @@ extension Engine {
             let evening = try log.latestEvening(), preSleep = try log.preSleepLog()
             if evening != state.evening { transition(.restoreEvening(evening), source: .system) }
             if preSleep != state.preSleep { transition(.restorePreSleep(preSleep), source: .system) }
+            eveningUnread = false
         } catch {
-            logger.error("the evening's drinks could not be read: \(error)")
+            if !eveningUnread { logger.error("the evening's drinks could not be read (tried again every \(Self.retryInterval)): \(error)") }
+            eveningUnread = true
         }
     }
 }

@@ -18,7 +18,7 @@ extension Engine {
 
     /// Something is broken and must be tried again on a schedule, not only at the next event.
     var needsRetry: Bool {
-        !unsaved.isEmpty || log == nil || state.faults.contains(.logUnwritable)
+        !unsaved.isEmpty || log == nil || eveningUnread || state.faults.contains(.logUnwritable)
             || state.faults.contains(.audioUnavailable) || state.faults.contains(.gpioUnavailable)
     }
 

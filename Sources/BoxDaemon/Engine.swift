@@ -71,6 +71,8 @@ public actor Engine {
     var checkpointDue = false
     /// A dose, an undo or a supply record was written since the supply was last read.
     var supplyStale = true
+    /// The evening's drinks could not be read: the guard at Dose 1 is blind until they are (retried).
+    var eveningUnread = false
     /// What the last `.forget` effect deleted, for its reply.
     var forgotten: Forgetting.Counts?
     /// The running boot's wall-clock offset as last recorded in the log (see Engine+Timeline).
@@ -142,6 +144,7 @@ public actor Engine {
         timedChecksDone()
         if log == nil { reopenLog() }
         if hardware.audio.fault != nil { hardware.audio.retryIfBroken() }
+        if eveningUnread { restoreEvening() }
         fireGestureDeadlines()
         apply(.tick, source: .system)
     }

@@ -35,7 +35,7 @@ public struct DrinkRecord: Sendable, Hashable {
     public var id: String
     /// The evening's pacing session (seed 002 "Session"), not a night's.
     public var sessionID: String
-    /// The night this evening leads into (`session.rollover_hour`, as for a night).
+    /// The night this evening leads into (`SessionRules.eveningKey`).
     public var sessionDate: String
     public var at: Date
     public var logged: Moment
@@ -70,39 +70,39 @@ public struct DrinkUndoRecord: Sendable, Hashable {
     }
 }
 
-/// What the pacing engine told the person (seed 002 "PacingEvent"): its code, words and severity.
-public struct PacingRecord: Sendable, Hashable {
-    public var id: String
-    public var sessionID: String
-    public var sessionDate: String
-    public var at: Moment
+/// One thing the pacing engine decided to say (PacingCore fills it; the core records and says it).
+public struct PacingNote: Sendable, Hashable {
     /// rapid_repeat, fast_pace, escalation, shot_stacking, water_check, nice_reset.
     public var code: String
     public var message: String
     /// caution, warning or info.
-    public var severity: String
-
-    public init(id: String, sessionID: String, sessionDate: String, at: Moment, code: String, message: String, severity: String) {
-        self.id = id
-        self.sessionID = sessionID
-        self.sessionDate = sessionDate
-        self.at = at
-        self.code = code
-        self.message = message
-        self.severity = severity
-    }
-}
-
-/// One thing the pacing engine decided to say (PacingCore fills it; the core records and says it).
-public struct PacingNote: Sendable, Hashable {
-    public var code: String
-    public var message: String
     public var severity: String
     public init(code: String, message: String, severity: String) {
         self.code = code
         self.message = message
         self.severity = severity
     }
+}
+
+/// What the pacing engine told the person (seed 002 "PacingEvent"): its note, when, in which evening.
+public struct PacingRecord: Sendable, Hashable {
+    public var id: String
+    public var sessionID: String
+    public var sessionDate: String
+    public var at: Moment
+    public var note: PacingNote
+
+    public init(id: String, sessionID: String, sessionDate: String, at: Moment, note: PacingNote) {
+        self.id = id
+        self.sessionID = sessionID
+        self.sessionDate = sessionDate
+        self.at = at
+        self.note = note
+    }
+
+    public var code: String { note.code }
+    public var message: String { note.message }
+    public var severity: String { note.severity }
 }
 
 /// What one look of the pacing engine found (`Action.paced`).
@@ -147,10 +147,10 @@ public struct Evening: Sendable, Hashable {
         self.needsLook = needsLook
     }
 
-    /// When the session ends by itself: the timeout after its last drink logged (or drunk,
-    /// whichever is later: a drink logged late still opens the evening now).
+    /// When the session ends by itself: the timeout after its last drink logged (a drink said
+    /// to be earlier, `--at`, still opens the evening now; none is drunk after it is logged).
     public func endsAt(_ rules: DoseConstants.Pacing) -> Date? {
-        guard let last = drinks.map({ max($0.at, $0.logged.wall) }).max() else { return nil }
+        guard let last = drinks.map(\.logged.wall).max() else { return nil }
         return last.addingTimeInterval(rules.sessionTimeoutMin * 60)
     }
 
@@ -196,7 +196,7 @@ extension BoxState {
     /// The alcoholic drinks logged since tonight's Dose 1 (#33): Dose 2 then asks first.
     public func drinksSinceDose1(_ now: Moment) -> Int {
         guard night.isOpen, let d1 = night.dose1 else { return 0 }
-        return drinks.filter { $0 > d1.at.wall && $0 <= now.wall.addingTimeInterval(60) }.count
+        return drinks.filter { $0 > d1.at.wall }.count
     }
 
     /// The drinks a dose now would ask about: since Dose 1 for Dose 2, else the look-back's.

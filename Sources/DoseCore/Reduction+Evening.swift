@@ -4,11 +4,13 @@ import Foundation
 /// Its session opens with the first drink and ends `pacing.session_timeout_min` after the
 /// last, or at Dose 1 (`record(dose:)`); the alcohol guard reads `state.drinks`.
 extension Reduction {
-    /// A drink, at `at` (not in the future, not before the guard's look-back) or now.
+    /// A drink, at `at` or now: not ahead of the box's clock by more than a medication entry may
+    /// be (`medication.future_tolerance_s`: boxctl's clock may differ a little), nor before the
+    /// guard's look-back. A drink is never put after the moment it is logged.
     mutating func logDrink(_ type: DrinkType, units: Double?, at: Date?) -> Outcome {
         let when = at ?? now.wall
         let lookback = rules.safety.alcoholLookbackH * 3600
-        if when.timeIntervalSince(now.wall) > 60 {
+        if when.timeIntervalSince(now.wall) > rules.medication.futureToleranceS {
             return refuse(.invalidDrink("a drink cannot be logged in the future"), sound: .error, flash: .refused)
         }
         if now.wall.timeIntervalSince(when) >= lookback {
@@ -48,8 +50,7 @@ extension Reduction {
         guard var evening = state.evening else { return .ignored }
         var told: [PacingRecord] = []
         for note in verdict.notes {
-            let r = PacingRecord(id: freshID(), sessionID: evening.sessionID, sessionDate: evening.sessionDate, at: now,
-                                 code: note.code, message: note.message, severity: note.severity)
+            let r = PacingRecord(id: freshID(), sessionID: evening.sessionID, sessionDate: evening.sessionDate, at: now, note: note)
             append(.pacing(r))
             told.append(r)
         }

@@ -57,8 +57,8 @@ extension NightLog {
 
     static func pacingRecord(_ r: StoredRow) throws -> PacingRecord {
         PacingRecord(id: try r.text("id"), sessionID: try r.text("session_id"), sessionDate: try r.text("session_date"),
-                     at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"), code: try r.text("code"),
-                     message: try r.text("message"), severity: try r.text("severity"))
+                     at: try r.moment("timestamp", boot: "boot_id", mono: "mono_ns"),
+                     note: PacingNote(code: try r.text("code"), message: try r.text("message"), severity: try r.text("severity")))
     }
 
     /// The latest evening session as the log holds it: its drinks not taken back and what

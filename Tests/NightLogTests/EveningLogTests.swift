@@ -16,8 +16,8 @@ import Testing
     }
 
     static func pacing(_ id: String, _ code: String, at minutes: Double, session: String = "E1") -> LogRecord {
-        .pacing(PacingRecord(id: id, sessionID: session, sessionDate: Fixture.date, at: Fixture.at(minutes), code: code,
-                             message: "Water check.", severity: "info"))
+        .pacing(PacingRecord(id: id, sessionID: session, sessionDate: Fixture.date, at: Fixture.at(minutes),
+                             note: PacingNote(code: code, message: "Water check.", severity: "info")))
     }
 
     @Test func drinksAndMessagesAreInTheFeedInOrder() throws {
