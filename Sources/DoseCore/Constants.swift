@@ -1,7 +1,9 @@
 import Foundation
 
-/// Every numeric rule of the box, decoded from the top-level constants.json that the
-/// build embeds (see Sources/ConstantsPlugin). Nothing here is typed in by hand.
+/// Every numeric rule of the box: the shape of the top-level constants.json. The build turns
+/// that file into a value of this type (`box`, see Sources/ConstantsPlugin); nothing here is
+/// typed in by hand. The build's generator compiles this file too (a link to it in
+/// Sources/ConstantsEmbedder), so it must stand alone: the value lives in Constants+Box.swift.
 public struct DoseConstants: Sendable, Hashable, Decodable {
     public struct Window: Sendable, Hashable, Decodable {
         public let openMin: Double
@@ -221,24 +223,11 @@ public struct DoseConstants: Sendable, Hashable, Decodable {
         return try decoder.decode(DoseConstants.self, from: data)
     }
 
-    /// The constants the box runs on: constants.json as embedded at build time.
-    public static let box: DoseConstants = {
-        do {
-            return try decode(Data(EmbeddedConstants.json.utf8))
-        } catch {
-            // Only reachable when the build embedded a file of another shape; every test fails then.
-            fatalError("embedded constants.json does not decode: \(error)")
-        }
-    }()
-
     /// The window in words, "150–240", for the texts people read.
     public var windowText: String { "\(Self.number(window.openMin))–\(Self.number(window.closeMin))" }
 
     /// 150.0 -> "150", 0.5 -> "0.5".
     public static func number(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
-
-    /// The embedded text itself, for the drift test and for `boxctl config show`.
-    public static var embeddedJSON: String { EmbeddedConstants.json }
 }
 
 /// A local wall-clock time of day such as "18:00".

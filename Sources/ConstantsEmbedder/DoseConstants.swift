@@ -1,0 +1,1 @@
+../DoseCore/Constants.swift
