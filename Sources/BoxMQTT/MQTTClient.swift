@@ -96,6 +96,7 @@ public final class MQTTClient: @unchecked Sendable {
     /// refused (a TLS file that cannot be read, a keepalive under 5 s).
     public init(_ settings: Settings, onEvent: @escaping @Sendable (Event) -> Void) throws(Failure) {
         Self.initialiseLibrary
+        if let why = box_mosquitto_unavailable() { throw Failure(description: "libmosquitto cannot be loaded: \(String(cString: why))") }
         guard let m = mosquitto_new(settings.clientID, true, nil) else { throw Failure(description: "mosquitto_new failed: out of memory") }
         handle = m
         self.settings = settings

@@ -108,6 +108,7 @@ public final class Synthesizer: @unchecked Sendable {
 
     private func initialise() throws(Failure) {
         guard sampleRate == 0 else { return }
+        if let why = box_espeak_unavailable() { throw Failure(description: "espeak-ng cannot be loaded: \(String(cString: why))") }
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw Failure(description: "espeak-ng could not start (its data not installed? espeak-ng-data)") }
         sampleRate = rate

@@ -1,7 +1,9 @@
 // Small Linux calls that Swift's Glibc module does not import.
 #define _GNU_SOURCE
 #include "CBoxSys.h"
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/timex.h>
@@ -23,4 +25,22 @@ int box_thread_nice(void) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     errno = 0;
     return getpriority(PRIO_PROCESS, (id_t)tid);
+}
+
+const char *box_library_open(const char *soname, const char *const names[], void *slots[], int count,
+                             char *error, size_t size) {
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(error, size, "%s", dlerror());
+        return error;
+    }
+    for (int i = 0; i < count; i++) {
+        slots[i] = dlsym(lib, names[i]);
+        if (!slots[i]) {
+            snprintf(error, size, "%s has no %s", soname, names[i]);
+            dlclose(lib);
+            return error;
+        }
+    }
+    return NULL;
 }

@@ -103,7 +103,10 @@ public enum TOMLIsolation: Sendable, Equatable {
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // This program run again keeps the name it was called by: dosetap-box, the package's one
+        // program, chooses boxd, boxctl or boxd-mqtt by it.
+        let name = executable == "/proc/self/exe" ? CommandLine.arguments.first ?? executable : executable
+        let argv = ([name] + arguments).map { strdup($0) } + [nil]
         let envp = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0

@@ -43,6 +43,20 @@ import TestSupport
         #expect(Self.closure(of: "boxd", in: graph).isSuperset(of: ["BoxDaemon", "NightLog", "BoxALSA", "BoxGPIO", "BoxVoice"]))
     }
 
+    /// The package's one program (#34) holds the three, and only they meet in it: the bridge's
+    /// code is still apart from the daemon's, though one file now holds both.
+    @Test func theOneProgramJoinsTheThreeAndNothingElse() throws {
+        let graph = try Self.targetGraph()
+        #expect(Set(graph["dosetap-box"] ?? []) == ["BoxdCommand", "BoxctlCommand", "BridgeCommand"], "\(graph["dosetap-box"] ?? [])")
+        for (program, code) in [("boxd", "BoxdCommand"), ("boxctl", "BoxctlCommand"), ("boxd-mqtt", "BridgeCommand")] {
+            #expect(graph[program] == [code], "\(program): \(graph[program] ?? [])")
+        }
+        let bridge = Self.closure(of: "BridgeCommand", in: graph)
+        for other in ["BoxdCommand", "BoxctlCommand", "BoxDaemon", "NightLog", "BoxALSA", "BoxGPIO", "BoxVoice"] {
+            #expect(!bridge.contains(other), "the bridge's code depends on \(other): \(bridge.sorted())")
+        }
+    }
+
     /// boxd's own files beside the log (settings.json, sim-clock.json) are boxd's alone: their
     /// types live in BoxDaemon, which boxctl does not link, and no boxctl source names them.
     /// boxctl reads the night log, the box's public record, and nothing else of boxd's.
@@ -50,13 +64,13 @@ import TestSupport
         let graph = try Self.targetGraph()
         let boxctl = Self.closure(of: "boxctl", in: graph)
         #expect(boxctl.contains("NightLog") && !boxctl.contains("BoxDaemon"), "\(boxctl.sorted())")
-        let dir = Self.root.appendingPathComponent("Sources/boxctl")
+        let dir = Self.root.appendingPathComponent("Sources/BoxctlCommand")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count > 5)
         for file in files {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
             for name in ["settings.json", "sim-clock.json", "SettingsStore", "SimClockFile"] {
-                #expect(!text.contains(name), "Sources/boxctl/\(file) names \(name)")
+                #expect(!text.contains(name), "Sources/BoxctlCommand/\(file) names \(name)")
             }
         }
     }

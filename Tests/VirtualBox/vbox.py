@@ -1078,7 +1078,9 @@ def scenario_install(g: Guest) -> bool:
     active = show.get("ActiveState", "")
     # Where the suite's package puts the unit: /lib on Debian 12, /usr/lib on 13 (systemd.pc).
     unit = VERSIONS.get("UNIT_PATH", "/lib/systemd/system/boxd.service")
-    where_ok = exe == "/usr/bin/boxd" and show.get("FragmentPath") == unit and not local
+    # /usr/bin/boxd is a link to the package's one program (#34); the process runs that file.
+    where_ok = (exe == "/usr/lib/dosetap-box/dosetap-box" and "path=/usr/bin/boxd " in show.get("ExecStart", "")
+                and show.get("FragmentPath") == unit and not local)
     doctor = re.findall(r"^\s+\| (PASS|FAIL)\s+([^:]+):", r.stdout, re.M)
     figs = [f"{len(steps)} steps of README.md's 'With the Debian package' run as written"]
     for n, st, ms, line in steps:

@@ -9,9 +9,11 @@ import NightLog
 /// 4 boxd unreachable, 5 the night log is unreadable, 6 not recorded (the box failed),
 /// 7 the output cannot be written (export: --out not writable, or CSV files already there
 /// without --force).
-@main
-struct Boxctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// Public for the programs that run it: `boxctl` and the multi-call `dosetap-box`.
+public struct Boxctl: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "boxctl",
         abstract: "Talk to the DoseTap Box (boxd).",
         discussion: "Exit codes: 0 ok, 1 doctor found a failing check, 2 usage, 3 refused by the dose rules, 4 boxd unreachable (a socket path that is too long included), 5 night log unreadable, 6 not recorded, 7 output not writable.",
@@ -19,7 +21,7 @@ struct Boxctl: ParsableCommand {
                       History.self, Med.self, SupplyCommand.self, DrinkCommand.self, PreSleepCommand.self, InsightsCommand.self, Plan.self, Report.self, Export.self, Forget.self, Prune.self, SupportBundleCommand.self, Watch.self, Config.self, Target.self, Doctor.self, TestHardware.self, SayStatus.self, Sim.self])
 
     /// ArgumentParser's usage errors exit 64; the box's contract says 2.
-    static func main() {
+    public static func main() {
         do {
             var command = try parseAsRoot(globalOptionsLast(Array(CommandLine.arguments.dropFirst())))
             try command.run()

@@ -8,9 +8,23 @@ import SystemdSupport
 
 /// boxd: the bedside service. On a Raspberry Pi it reads the buttons through libgpiod
 /// and plays through ALSA; with no GPIO chip it runs simulated hardware.
-@main
-struct Boxd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// Public for the programs that run it: `boxd` and the multi-call `dosetap-box`.
+public struct Boxd: AsyncParsableCommand {
+    public init() {}
+
+    /// boxd's entry (its main.swift, and dosetap-box's): ArgumentParser's asynchronous main,
+    /// spelled out, because `Boxd.main()` called from top-level code resolves to the synchronous
+    /// one, which refuses an asynchronous command.
+    public static func runAsMain() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var command = command as? AsyncParsableCommand { try await command.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    public static let configuration = CommandConfiguration(
         commandName: "boxd",
         abstract: "DoseTap Box: the dose-window service.",
         discussion: "Without --config, /etc/boxd/boxd.toml is used if it exists, else the embedded default (one button named dose). With no GPIO chip the hardware is simulated.")
@@ -57,7 +71,7 @@ struct Boxd: AsyncParsableCommand {
     /// and the range leaves room for any run of `sim advance` after it.
     static let simStartRange = Date(timeIntervalSince1970: 946_684_800)..<Date(timeIntervalSince1970: 4_133_980_800) // 2000-01-01Z..<2101-01-01Z
 
-    mutating func validate() throws {
+    public mutating func validate() throws {
         guard ["auto", "gpio", "sim"].contains(hardware) else { throw ValidationError("--hardware must be auto, gpio or sim") }
         guard speed.isFinite, speed >= 1, speed <= Self.maxSpeed else { throw ValidationError("--speed must be from 1 to \(Int(Self.maxSpeed))") }
         _ = try parseClock()
@@ -102,7 +116,7 @@ struct Boxd: AsyncParsableCommand {
         throw ValidationError("--audio must be alsa:DEVICE, wav or wav:PATH")
     }
 
-    func run() async throws {
+    public func run() async throws {
         if let path = vetConfigStdin { TOMLIsolation.runChild(path: path) }
         let env = ProcessInfo.processInfo.environment
         let level: Logger.Level = verbose ? .debug : .info

@@ -12,9 +12,11 @@ import Glibc
 
 /// boxd-mqtt: the caregiver bridge. It follows boxd's event feed on the control socket and
 /// publishes it to an MQTT broker (and Home Assistant's discovery); it records nothing.
-@main
-struct BoxdMQTT: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// Public for the programs that run it: `boxd-mqtt` and the multi-call `dosetap-box`.
+public struct BoxdMQTT: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "boxd-mqtt",
         abstract: "DoseTap Box: publish the night's events to an MQTT broker, for caregivers and Home Assistant.",
         discussion: "Reads [mqtt] from boxd's config. The password comes from the systemd credential mqtt-password or mqtt.password_file. Exits 0 when [mqtt] is not enabled.")
@@ -37,9 +39,10 @@ struct BoxdMQTT: ParsableCommand {
     /// sysexits' EX_CONFIG: the unit does not restart on it (RestartPreventExitStatus=).
     static let configExit: Int32 = 78
 
-    func run() throws {
+    public func run() throws {
         if let path = vetConfigStdin { TOMLIsolation.runChild(path: path) }
-        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: verbose ? .debug : .info) }
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, level: level) }
         let logger = Logger(label: "boxd-mqtt")
         let env = ProcessInfo.processInfo.environment
 

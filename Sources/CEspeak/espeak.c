@@ -1,0 +1,49 @@
+// espeak-ng's functions that BoxVoice calls, each loading libespeak-ng.so.1 on first use
+// (dlopen) instead of being linked: boxd, boxctl and boxd-mqtt are one program (#34), and only
+// boxd speaks. Linked, the library and the 30 it loads (PulseAudio's client, X11, codecs)
+// would be mapped and relocated at every `boxctl status`.
+#include "CEspeak.h"
+#include "CBoxSys.h"
+#include <pthread.h>
+
+#define FUNCTIONS(X) X(espeak_Initialize) X(espeak_ListVoices) X(espeak_SetSynthCallback) \
+    X(espeak_SetVoiceByName) X(espeak_Synchronize) X(espeak_Synth) X(espeak_TextToPhonemes)
+#define NAME(f) #f,
+#define SLOT(f) __typeof__(f) *f;
+static const char *const names[] = {FUNCTIONS(NAME)};
+#define COUNT ((int)(sizeof names / sizeof names[0]))
+static union {
+    struct { FUNCTIONS(SLOT) } fn;
+    void *slots[COUNT];
+} lib;
+static char error[256];
+static const char *failure;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) { failure = box_library_open("libespeak-ng.so.1", names, lib.slots, COUNT, error, sizeof error); }
+static int loaded(void) { pthread_once(&once, load); return failure == NULL; }
+const char *box_espeak_unavailable(void) { return loaded() ? NULL : failure; }
+
+int espeak_Initialize(espeak_AUDIO_OUTPUT output, int buflength, const char *path, int options) {
+    return loaded() ? lib.fn.espeak_Initialize(output, buflength, path, options) : EE_INTERNAL_ERROR;
+}
+const espeak_VOICE **espeak_ListVoices(espeak_VOICE *voice_spec) {
+    return loaded() ? lib.fn.espeak_ListVoices(voice_spec) : NULL;
+}
+void espeak_SetSynthCallback(t_espeak_callback *callback) {
+    if (loaded()) lib.fn.espeak_SetSynthCallback(callback);
+}
+espeak_ERROR espeak_SetVoiceByName(const char *name) {
+    return loaded() ? lib.fn.espeak_SetVoiceByName(name) : EE_INTERNAL_ERROR;
+}
+espeak_ERROR espeak_Synchronize(void) {
+    return loaded() ? lib.fn.espeak_Synchronize() : EE_INTERNAL_ERROR;
+}
+espeak_ERROR espeak_Synth(const void *text, size_t size, unsigned int position, espeak_POSITION_TYPE position_type,
+                          unsigned int end_position, unsigned int flags, unsigned int *unique_identifier, void *user_data) {
+    return loaded() ? lib.fn.espeak_Synth(text, size, position, position_type, end_position, flags, unique_identifier, user_data)
+                    : EE_INTERNAL_ERROR;
+}
+const char *espeak_TextToPhonemes(const void **textptr, int textmode, int phonememode) {
+    return loaded() ? lib.fn.espeak_TextToPhonemes(textptr, textmode, phonememode) : NULL;
+}

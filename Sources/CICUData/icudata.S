@@ -1,0 +1,15 @@
+/* ICU's data package, trimmed to what an English-speaking box reads (#34): scripts/lib/icu-data
+   writes it, and the package's build (debian/rules) names it in DOSETAP_ICU_DATA and its symbol
+   (icudt76_dat for ICU 76) in DOSETAP_ICU_SYMBOL. Package.swift adds this target to dosetap-box
+   only then. As an object of the program itself it comes before the toolchain's
+   lib_FoundationICU.a on the link line, so that archive's 34 MB copy is never pulled in. */
+#if defined(DOSETAP_ICU_DATA) && defined(DOSETAP_ICU_SYMBOL)
+    .section .rodata
+    .globl DOSETAP_ICU_SYMBOL
+    .type DOSETAP_ICU_SYMBOL, %object
+    .balign 16
+DOSETAP_ICU_SYMBOL:
+    .incbin DOSETAP_ICU_DATA
+    .size DOSETAP_ICU_SYMBOL, . - DOSETAP_ICU_SYMBOL
+#endif
+    .section .note.GNU-stack,"",%progbits
