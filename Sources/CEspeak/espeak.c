@@ -8,20 +8,7 @@
 
 #define FUNCTIONS(X) X(espeak_Initialize) X(espeak_ListVoices) X(espeak_SetSynthCallback) \
     X(espeak_SetVoiceByName) X(espeak_Synchronize) X(espeak_Synth) X(espeak_TextToPhonemes)
-#define NAME(f) #f,
-#define SLOT(f) __typeof__(f) *f;
-static const char *const names[] = {FUNCTIONS(NAME)};
-#define COUNT ((int)(sizeof names / sizeof names[0]))
-static union {
-    struct { FUNCTIONS(SLOT) } fn;
-    void *slots[COUNT];
-} lib;
-static char error[256];
-static const char *failure;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) { failure = box_library_open("libespeak-ng.so.1", names, lib.slots, COUNT, error, sizeof error); }
-static int loaded(void) { pthread_once(&once, load); return failure == NULL; }
+BOX_LIBRARY("libespeak-ng.so.1", FUNCTIONS)
 const char *box_espeak_unavailable(void) { return loaded() ? NULL : failure; }
 
 int espeak_Initialize(espeak_AUDIO_OUTPUT output, int buflength, const char *path, int options) {

@@ -14,20 +14,7 @@
     X(mosquitto_reconnect) X(mosquitto_socket) X(mosquitto_strerror) X(mosquitto_subscribe) \
     X(mosquitto_threaded_set) X(mosquitto_tls_set) X(mosquitto_user_data_set) X(mosquitto_username_pw_set) \
     X(mosquitto_want_write) X(mosquitto_will_set)
-#define NAME(f) #f,
-#define SLOT(f) __typeof__(f) *f;
-static const char *const names[] = {FUNCTIONS(NAME)};
-#define COUNT ((int)(sizeof names / sizeof names[0]))
-static union {
-    struct { FUNCTIONS(SLOT) } fn;
-    void *slots[COUNT];
-} lib;
-static char error[256];
-static const char *failure;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) { failure = box_library_open("libmosquitto.so.1", names, lib.slots, COUNT, error, sizeof error); }
-static int loaded(void) { pthread_once(&once, load); return failure == NULL; }
+BOX_LIBRARY("libmosquitto.so.1", FUNCTIONS)
 const char *box_mosquitto_unavailable(void) { return loaded() ? NULL : failure; }
 
 #define CALL(f, fallback, ...) (loaded() ? lib.fn.f(__VA_ARGS__) : (fallback))

@@ -19,4 +19,24 @@ int box_thread_nice(void);
 const char *box_library_open(const char *soname, const char *const names[], void *slots[], int count,
                              char *error, size_t size);
 
+/// For a library's functions listed as `FUNCTIONS(X)` (X(name) each): `lib.fn.name`, a pointer to
+/// each; `loaded()`, which opens `soname` once (thread-safe) and says whether all were found; and
+/// `failure`, why not. For a .c file that includes pthread.h.
+#define BOX_NAME(f) #f,
+#define BOX_SLOT(f) __typeof__(f) *f;
+#define BOX_LIBRARY(soname, FUNCTIONS) \
+    static const char *const box_names[] = {FUNCTIONS(BOX_NAME)}; \
+    static union { \
+        struct { FUNCTIONS(BOX_SLOT) } fn; \
+        void *slots[sizeof box_names / sizeof box_names[0]]; \
+    } lib; \
+    static char box_error[256]; \
+    static const char *failure; \
+    static pthread_once_t box_once = PTHREAD_ONCE_INIT; \
+    static void box_load(void) { \
+        failure = box_library_open(soname, box_names, lib.slots, (int)(sizeof box_names / sizeof box_names[0]), \
+                                   box_error, sizeof box_error); \
+    } \
+    static int loaded(void) { pthread_once(&box_once, box_load); return failure == NULL; }
+
 #endif
