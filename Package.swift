@@ -52,7 +52,7 @@ let package = Package(
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
-        // constants.json is embedded into DoseCore at build time, so the code cannot drift from it.
+        // constants.json is turned into DoseCore code at build time, so the code cannot drift from it.
         .executableTarget(name: "ConstantsEmbedder", path: "Sources/ConstantsEmbedder"),
         .plugin(
             name: "ConstantsPlugin",
@@ -139,7 +139,10 @@ let package = Package(
         .executableTarget(name: "boxctl", dependencies: ["BoxctlCommand"], exclude: ["share"]),
         .executableTarget(name: "boxd-mqtt", dependencies: ["BridgeCommand"], exclude: ["share"]),
         // What the package installs: the three in one program, chosen by the name it is called by.
-        .executableTarget(name: "dosetap-box", dependencies: ["BoxdCommand", "BoxctlCommand", "BridgeCommand"]),
+        .executableTarget(name: "dosetap-box", dependencies: [
+            "BoxdCommand", "BoxctlCommand", "BridgeCommand",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .executableTarget(name: "NightLogBench", dependencies: [
             "NightLog", "DoseCore",

@@ -1,10 +1,13 @@
 // espeak-ng's functions that BoxVoice calls, each loading libespeak-ng.so.1 on first use
 // (dlopen) instead of being linked: boxd, boxctl and boxd-mqtt are one program (#34), and only
-// boxd speaks. Linked, the library and the 30 it loads (PulseAudio's client, X11, codecs)
+// boxd speaks. Linked, the library and the 30-odd it loads (PulseAudio's client, X11, codecs)
 // would be mapped and relocated at every `boxctl status`.
-#include "CEspeak.h"
 #include "CBoxSys.h"
 #include <pthread.h>
+// Hidden, from here: the program exports its symbols (--export-dynamic), and the library's own
+// calls of its exported functions must reach the library, not these. (pthread_once, above, is libc's.)
+#pragma GCC visibility push(hidden)
+#include "CEspeak.h"
 
 #define FUNCTIONS(X) X(espeak_Initialize) X(espeak_ListVoices) X(espeak_SetSynthCallback) \
     X(espeak_SetVoiceByName) X(espeak_Synchronize) X(espeak_Synth) X(espeak_TextToPhonemes)
@@ -34,3 +37,5 @@ espeak_ERROR espeak_Synth(const void *text, size_t size, unsigned int position, 
 const char *espeak_TextToPhonemes(const void **textptr, int textmode, int phonememode) {
     return loaded() ? lib.fn.espeak_TextToPhonemes(textptr, textmode, phonememode) : NULL;
 }
+
+#pragma GCC visibility pop

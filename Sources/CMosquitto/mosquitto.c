@@ -3,9 +3,12 @@
 // boxd-mqtt publishes. Linked, the library and OpenSSL's would be mapped and relocated in boxd
 // and at every `boxctl status`. A function called without the library fails as the library
 // would: an error code, NULL, or nothing.
-#include "CMosquitto.h"
 #include "CBoxSys.h"
 #include <pthread.h>
+// Hidden, from here: the program exports its symbols (--export-dynamic), and the library's own
+// calls of its exported functions must reach the library, not these. (pthread_once, above, is libc's.)
+#pragma GCC visibility push(hidden)
+#include "CMosquitto.h"
 
 #define FUNCTIONS(X) X(mosquitto_connect) X(mosquitto_connect_v5_callback_set) X(mosquitto_destroy) \
     X(mosquitto_disconnect) X(mosquitto_disconnect_callback_set) X(mosquitto_int_option) X(mosquitto_lib_init) \
@@ -69,3 +72,5 @@ bool mosquitto_want_write(struct mosquitto *mosq) { return CALL(mosquitto_want_w
 int mosquitto_will_set(struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain) {
     return CALL(mosquitto_will_set, MOSQ_ERR_NOT_SUPPORTED, mosq, topic, payloadlen, payload, qos, retain);
 }
+
+#pragma GCC visibility pop

@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the top-level constants.json into the target that uses this plugin.
+/// Writes the top-level constants.json into the target that uses this plugin: its value as
+/// Swift code, and its text (ConstantsEmbedder).
 @main
 struct ConstantsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

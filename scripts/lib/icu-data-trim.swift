@@ -24,12 +24,15 @@ func u32(_ d: [UInt8], _ at: Int) -> Int { u16(d, at) | u16(d, at + 2) << 16 }
 func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
 func padding(_ n: Int) -> Int { (16 - n % 16) % 16 }
 
-/// A locale's bundle ("en_GB", "zh_Hant_TW"), as opposed to data of no language ("root",
-/// "supplementalData", "zoneinfo64", "pool", "res_index", "units", ...).
+/// A locale's bundle ("en_GB", "zh_Hant_TW", "de__PHONEBOOK"), as opposed to data of no language
+/// ("root", "supplementalData", "zoneinfo64", "pool", "units", ...) and each tree's index of its
+/// locales ("res_index", which the available-locales lists read).
 func isLocale(_ stem: Substring) -> Bool {
     let parts = stem.split(separator: "_", omittingEmptySubsequences: false)
-    guard let lang = parts.first, (2...3).contains(lang.count), lang.allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
-    return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    guard stem != "res_index", let lang = parts.first, (2...3).contains(lang.count),
+          lang.allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
+    // Empty parts too: "de__PHONEBOOK" and "es_" are aliases of German and Spanish data.
+    return parts.dropFirst().allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
 }
 
 func kept(_ name: String) -> Bool {
