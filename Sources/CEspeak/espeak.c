@@ -15,27 +15,26 @@ BOX_LIBRARY("libespeak-ng.so.1", FUNCTIONS)
 const char *box_espeak_unavailable(void) { return loaded() ? NULL : failure; }
 
 int espeak_Initialize(espeak_AUDIO_OUTPUT output, int buflength, const char *path, int options) {
-    return loaded() ? lib.fn.espeak_Initialize(output, buflength, path, options) : EE_INTERNAL_ERROR;
+    return BOX_CALL(espeak_Initialize, EE_INTERNAL_ERROR, output, buflength, path, options);
 }
 const espeak_VOICE **espeak_ListVoices(espeak_VOICE *voice_spec) {
-    return loaded() ? lib.fn.espeak_ListVoices(voice_spec) : NULL;
+    return BOX_CALL(espeak_ListVoices, NULL, voice_spec);
 }
 void espeak_SetSynthCallback(t_espeak_callback *callback) {
     if (loaded()) lib.fn.espeak_SetSynthCallback(callback);
 }
 espeak_ERROR espeak_SetVoiceByName(const char *name) {
-    return loaded() ? lib.fn.espeak_SetVoiceByName(name) : EE_INTERNAL_ERROR;
+    return BOX_CALL(espeak_SetVoiceByName, EE_INTERNAL_ERROR, name);
 }
 espeak_ERROR espeak_Synchronize(void) {
-    return loaded() ? lib.fn.espeak_Synchronize() : EE_INTERNAL_ERROR;
+    return BOX_CALL(espeak_Synchronize, EE_INTERNAL_ERROR);
 }
 espeak_ERROR espeak_Synth(const void *text, size_t size, unsigned int position, espeak_POSITION_TYPE position_type,
                           unsigned int end_position, unsigned int flags, unsigned int *unique_identifier, void *user_data) {
-    return loaded() ? lib.fn.espeak_Synth(text, size, position, position_type, end_position, flags, unique_identifier, user_data)
-                    : EE_INTERNAL_ERROR;
+    return BOX_CALL(espeak_Synth, EE_INTERNAL_ERROR, text, size, position, position_type, end_position, flags, unique_identifier, user_data);
 }
 const char *espeak_TextToPhonemes(const void **textptr, int textmode, int phonememode) {
-    return loaded() ? lib.fn.espeak_TextToPhonemes(textptr, textmode, phonememode) : NULL;
+    return BOX_CALL(espeak_TextToPhonemes, NULL, textptr, textmode, phonememode);
 }
 
 #pragma GCC visibility pop

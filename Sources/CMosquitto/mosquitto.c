@@ -20,16 +20,14 @@
 BOX_LIBRARY("libmosquitto.so.1", FUNCTIONS)
 const char *box_mosquitto_unavailable(void) { return loaded() ? NULL : failure; }
 
-#define CALL(f, fallback, ...) (loaded() ? lib.fn.f(__VA_ARGS__) : (fallback))
-
-int mosquitto_lib_init(void) { return loaded() ? lib.fn.mosquitto_lib_init() : MOSQ_ERR_NOT_SUPPORTED; }
-struct mosquitto *mosquitto_new(const char *id, bool clean_session, void *obj) { return CALL(mosquitto_new, NULL, id, clean_session, obj); }
+int mosquitto_lib_init(void) { return BOX_CALL(mosquitto_lib_init, MOSQ_ERR_NOT_SUPPORTED); }
+struct mosquitto *mosquitto_new(const char *id, bool clean_session, void *obj) { return BOX_CALL(mosquitto_new, NULL, id, clean_session, obj); }
 void mosquitto_destroy(struct mosquitto *mosq) { if (loaded()) lib.fn.mosquitto_destroy(mosq); }
 int mosquitto_connect(struct mosquitto *mosq, const char *host, int port, int keepalive) {
-    return CALL(mosquitto_connect, MOSQ_ERR_NOT_SUPPORTED, mosq, host, port, keepalive);
+    return BOX_CALL(mosquitto_connect, MOSQ_ERR_NOT_SUPPORTED, mosq, host, port, keepalive);
 }
-int mosquitto_reconnect(struct mosquitto *mosq) { return CALL(mosquitto_reconnect, MOSQ_ERR_NOT_SUPPORTED, mosq); }
-int mosquitto_disconnect(struct mosquitto *mosq) { return CALL(mosquitto_disconnect, MOSQ_ERR_NOT_SUPPORTED, mosq); }
+int mosquitto_reconnect(struct mosquitto *mosq) { return BOX_CALL(mosquitto_reconnect, MOSQ_ERR_NOT_SUPPORTED, mosq); }
+int mosquitto_disconnect(struct mosquitto *mosq) { return BOX_CALL(mosquitto_disconnect, MOSQ_ERR_NOT_SUPPORTED, mosq); }
 void mosquitto_connect_v5_callback_set(struct mosquitto *mosq, void (*on_connect)(struct mosquitto *, void *, int, int, const mosquitto_property *)) {
     if (loaded()) lib.fn.mosquitto_connect_v5_callback_set(mosq, on_connect);
 }
@@ -43,34 +41,34 @@ void mosquitto_publish_v5_callback_set(struct mosquitto *mosq, void (*on_publish
     if (loaded()) lib.fn.mosquitto_publish_v5_callback_set(mosq, on_publish);
 }
 int mosquitto_int_option(struct mosquitto *mosq, enum mosq_opt_t option, int value) {
-    return CALL(mosquitto_int_option, MOSQ_ERR_NOT_SUPPORTED, mosq, option, value);
+    return BOX_CALL(mosquitto_int_option, MOSQ_ERR_NOT_SUPPORTED, mosq, option, value);
 }
-int mosquitto_loop_misc(struct mosquitto *mosq) { return CALL(mosquitto_loop_misc, MOSQ_ERR_NOT_SUPPORTED, mosq); }
-int mosquitto_loop_read(struct mosquitto *mosq, int max_packets) { return CALL(mosquitto_loop_read, MOSQ_ERR_NOT_SUPPORTED, mosq, max_packets); }
-int mosquitto_loop_write(struct mosquitto *mosq, int max_packets) { return CALL(mosquitto_loop_write, MOSQ_ERR_NOT_SUPPORTED, mosq, max_packets); }
+int mosquitto_loop_misc(struct mosquitto *mosq) { return BOX_CALL(mosquitto_loop_misc, MOSQ_ERR_NOT_SUPPORTED, mosq); }
+int mosquitto_loop_read(struct mosquitto *mosq, int max_packets) { return BOX_CALL(mosquitto_loop_read, MOSQ_ERR_NOT_SUPPORTED, mosq, max_packets); }
+int mosquitto_loop_write(struct mosquitto *mosq, int max_packets) { return BOX_CALL(mosquitto_loop_write, MOSQ_ERR_NOT_SUPPORTED, mosq, max_packets); }
 int mosquitto_publish(struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos, bool retain) {
-    return CALL(mosquitto_publish, MOSQ_ERR_NOT_SUPPORTED, mosq, mid, topic, payloadlen, payload, qos, retain);
+    return BOX_CALL(mosquitto_publish, MOSQ_ERR_NOT_SUPPORTED, mosq, mid, topic, payloadlen, payload, qos, retain);
 }
 const char *mosquitto_reason_string(int reason_code) {
-    return CALL(mosquitto_reason_string, "libmosquitto is not loaded", reason_code);
+    return BOX_CALL(mosquitto_reason_string, "libmosquitto is not loaded", reason_code);
 }
-const char *mosquitto_strerror(int mosq_errno) { return CALL(mosquitto_strerror, "libmosquitto is not loaded", mosq_errno); }
-int mosquitto_socket(struct mosquitto *mosq) { return CALL(mosquitto_socket, -1, mosq); }
+const char *mosquitto_strerror(int mosq_errno) { return BOX_CALL(mosquitto_strerror, "libmosquitto is not loaded", mosq_errno); }
+int mosquitto_socket(struct mosquitto *mosq) { return BOX_CALL(mosquitto_socket, -1, mosq); }
 int mosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
-    return CALL(mosquitto_subscribe, MOSQ_ERR_NOT_SUPPORTED, mosq, mid, sub, qos);
+    return BOX_CALL(mosquitto_subscribe, MOSQ_ERR_NOT_SUPPORTED, mosq, mid, sub, qos);
 }
-int mosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return CALL(mosquitto_threaded_set, MOSQ_ERR_NOT_SUPPORTED, mosq, threaded); }
+int mosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return BOX_CALL(mosquitto_threaded_set, MOSQ_ERR_NOT_SUPPORTED, mosq, threaded); }
 int mosquitto_tls_set(struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile, const char *keyfile,
                       int (*pw_callback)(char *buf, int size, int rwflag, void *userdata)) {
-    return CALL(mosquitto_tls_set, MOSQ_ERR_NOT_SUPPORTED, mosq, cafile, capath, certfile, keyfile, pw_callback);
+    return BOX_CALL(mosquitto_tls_set, MOSQ_ERR_NOT_SUPPORTED, mosq, cafile, capath, certfile, keyfile, pw_callback);
 }
 void mosquitto_user_data_set(struct mosquitto *mosq, void *obj) { if (loaded()) lib.fn.mosquitto_user_data_set(mosq, obj); }
 int mosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password) {
-    return CALL(mosquitto_username_pw_set, MOSQ_ERR_NOT_SUPPORTED, mosq, username, password);
+    return BOX_CALL(mosquitto_username_pw_set, MOSQ_ERR_NOT_SUPPORTED, mosq, username, password);
 }
-bool mosquitto_want_write(struct mosquitto *mosq) { return CALL(mosquitto_want_write, false, mosq); }
+bool mosquitto_want_write(struct mosquitto *mosq) { return BOX_CALL(mosquitto_want_write, false, mosq); }
 int mosquitto_will_set(struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain) {
-    return CALL(mosquitto_will_set, MOSQ_ERR_NOT_SUPPORTED, mosq, topic, payloadlen, payload, qos, retain);
+    return BOX_CALL(mosquitto_will_set, MOSQ_ERR_NOT_SUPPORTED, mosq, topic, payloadlen, payload, qos, retain);
 }
 
 #pragma GCC visibility pop

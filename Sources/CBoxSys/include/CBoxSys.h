@@ -39,4 +39,8 @@ const char *box_library_open(const char *soname, const char *const names[], void
     } \
     static int loaded(void) { pthread_once(&box_once, box_load); return failure == NULL; }
 
+/// The library's `f` called with the arguments, or `fallback` (what the library itself returns
+/// on failure) when it cannot be loaded. In a file that uses BOX_LIBRARY.
+#define BOX_CALL(f, fallback, ...) (loaded() ? lib.fn.f(__VA_ARGS__) : (fallback))
+
 #endif
