@@ -124,9 +124,9 @@ struct Connection: ParsableArguments {
         return NewestNight(session)
     }
 
-    func openLog() throws -> NightLog {
+    func openLog(quickCheck: Bool = true) throws -> NightLog {
         do {
-            return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir))
+            return try NightLog.openReadOnly(stateDirectory: URL(fileURLWithPath: stateDir), quickCheck: quickCheck)
         } catch {
             FileHandle.standardError.write(Data("the night log cannot be read: \(error)\n".utf8))
             throw ExitCode(Exit.logUnreadable)

@@ -69,10 +69,11 @@ struct Export: ParsableCommand {
     func run() throws {
         let dir = URL(fileURLWithPath: out)
         try checkOutput(dir)
-        let log = try connection.openLog()
+        // The log's quick_check runs beside the export, not before it (see `NightLog.export`).
+        let log = try connection.openLog(quickCheck: false)
         do {
             // analytics.csv's times of day are the patient's (the box's zone); every other file is UTC.
-            let files = try log.export(to: dir, from: from, to: to, overwrite: force, zone: connection.boxTimeZone(log))
+            let files = try log.export(to: dir, from: from, to: to, overwrite: force, zone: connection.boxTimeZone(log), checkingBeside: true)
             for f in files { print(f.path) }
         } catch {
             switch error {

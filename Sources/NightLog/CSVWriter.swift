@@ -1,4 +1,5 @@
 import GRDB
+import Foundation
 import GRDBSQLite
 
 /// RFC 4180 output: fields separated by commas, records ended by CRLF, a field quoted
@@ -7,19 +8,23 @@ import GRDBSQLite
 /// Built as UTF-8 bytes: the event files copy SQLite's column text straight into the
 /// buffer, with no String or DatabaseValue per field (that halved the sleep_events time).
 struct CSVWriter {
-    private var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
     private var atRowStart = true
-    /// Columns of free text, neutralised against formula injection (see `ExportFile`).
-    private let freeText: Set<Int32>
+    /// The column of free text, neutralised against formula injection (see `ExportFile`).
+    private let freeText: Int32?
+    /// For each of the file's columns, the query's column it is written from (`addRows`).
+    private let picks: [Int32]
 
-    init(columns: [String], freeText: Set<Int32> = []) {
+    /// `picks` defaults to the query's first columns, one for each of `columns`: a query may
+    /// select more (a sort key, another file's columns), which are not written.
+    init(columns: [String], freeText: Int32? = nil, picks: [Int32]? = nil) {
         self.freeText = freeText
+        self.picks = picks ?? Array(0 ..< Int32(columns.count))
+        precondition(self.picks.count == columns.count, "a pick for each column")
         bytes.reserveCapacity(1 << 20)
         for c in columns { add(c) }
         endRow()
     }
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func add(_ field: String?) {
         separate()
@@ -33,23 +38,31 @@ struct CSVWriter {
         atRowStart = true
     }
 
-    /// Every column of every row, as SQLite's text for it; NULL becomes an empty field.
-    mutating func addRows(_ db: Database, sql: String, arguments: StatementArguments) throws {
+    /// Every row of one query into each of `writers`, each its own columns (`picks`) as
+    /// SQLite's text for them; NULL becomes an empty field. Several files from one query
+    /// read the log once.
+    static func addRows(_ db: Database, sql: String, arguments: StatementArguments, to writers: inout [CSVWriter]) throws {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let columns = Int32(statement.columnCount)
+        precondition(writers.allSatisfy { $0.picks.allSatisfy { $0 < columns } }, "picks within the query's columns")
         let rows = try Row.fetchCursor(statement)
         while try rows.next() != nil {
             // The cursor has just stepped this statement: read its current row directly.
-            let raw = statement.sqliteStatement
-            for i in 0..<columns {
-                separate()
-                guard sqlite3_column_type(raw, i) != SQLITE_NULL, let text = sqlite3_column_text(raw, i) else { continue }
-                let field = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, i)))
-                appendField(field, neutralise: freeText.contains(i) && startsLikeFormula(field))
-            }
-            endRow()
+            for w in writers.indices { writers[w].addRow(statement.sqliteStatement) }
         }
+    }
+
+    private mutating func addRow(_ raw: SQLiteStatement) {
+        for (position, column) in zip(Int32(0)..., picks) {
+            separate()
+            // NULL text is SQL NULL (an empty field); SQLite's text ends in a NUL, for strcspn.
+            guard let text = sqlite3_column_text(raw, column) else { continue }
+            let field = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column)))
+            let plain = text.withMemoryRebound(to: CChar.self, capacity: field.count + 1) { strcspn($0, ",\"\r\n") } == field.count
+            appendField(field, neutralise: position == freeText && startsLikeFormula(field), plain: plain)
+        }
+        endRow()
     }
 
     private mutating func separate() {
@@ -58,9 +71,10 @@ struct CSVWriter {
     }
 
     /// `neutralise` puts a single quote in front, so a spreadsheet shows the text instead of
-    /// running it.
-    private mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>, neutralise: Bool = false) {
-        guard utf8.contains(where: needsQuoting) else {
+    /// running it. `plain`: the caller knows the field needs no quotes (C's strcspn saw
+    /// none of `needsQuoting`'s bytes, faster than a byte loop on ten years of events).
+    private mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>, neutralise: Bool = false, plain: Bool = false) {
+        guard !plain && utf8.contains(where: needsQuoting) else {
             if neutralise { bytes.append(0x27) } // '
             bytes.append(contentsOf: utf8)
             return

@@ -41,10 +41,9 @@ public enum ExportFile: String, Sendable, CaseIterable {
     /// times of day in UTC. boxctl passes the box's zone.
     public static let utc = TimeZone(identifier: "UTC")!
 
-    /// The columns that hold free text typed by a person (indexes into `columns`).
-    var freeTextColumns: Set<Int32> {
-        guard let notes = columns.firstIndex(of: "notes") else { return [] }
-        return [Int32(notes)]
+    /// The column that holds free text typed by a person (an index into `columns`), if any.
+    var freeTextColumn: Int32? {
+        columns.firstIndex(of: "notes").map { Int32($0) }
     }
 
     /// The check-in columns both check-in files start with: the answers the box asks for.
@@ -106,10 +105,27 @@ extension NightLog {
     /// With `overwrite` false, an export file already in `directory` stops the export before
     /// anything is written (`exportFailed` naming that file, detail "already exists").
     /// Returns the files written, in `ExportFile.allCases` order.
+    ///
+    /// `checkingBeside`: for a log opened with `openReadOnly(quickCheck: false)`, its
+    /// `PRAGMA quick_check` runs on a connection and thread of its own while the files are
+    /// made (on a ten-year log it takes a quarter of the time, which a second core hides);
+    /// nothing is written unless it passes.
     @discardableResult
     public func export(to directory: URL, from: String? = nil, to: String? = nil, overwrite: Bool = true,
-                       zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [URL] {
-        let texts = try csvTexts(from: from, to: to, zone: zone)
+                       zone: TimeZone = ExportFile.utc, checkingBeside: Bool = false) throws(NightLogError) -> [URL] {
+        let files: [ExportFile: [UInt8]]
+        if checkingBeside {
+            let damage = CheckOutcome(), checked = DispatchGroup()
+            DispatchQueue.global().async(group: checked) { [path] in
+                do throws(NightLogError) { try Self.quickCheck(path: path) } catch { damage.error = error }
+            }
+            let made = Result { () throws(NightLogError) in try csvFiles(from: from, to: to, zone: zone) }
+            checked.wait()
+            if let error = damage.error { throw error }
+            files = try made.get()
+        } else {
+            files = try csvFiles(from: from, to: to, zone: zone)
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -122,7 +138,7 @@ extension NightLog {
         for file in ExportFile.allCases {
             let url = directory.appendingPathComponent(file.fileName)
             do {
-                try Data((texts[file] ?? "").utf8).write(to: url, options: .atomic)
+                try Data(files[file] ?? []).write(to: url, options: .atomic)
             } catch {
                 throw .exportFailed(path: url.path, detail: Self.plainFileReason(error, path: directory.path))
             }
@@ -184,7 +200,9 @@ extension NightLog {
     public func csv(_ file: ExportFile, from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc,
                     withoutNotes: Bool = false) throws(NightLogError) -> String {
         let range = try ExportRange(from: from, to: to)
-        return try guarded { try db.read { db in try Self.render(file, range: range, zone: zone, withoutNotes: withoutNotes, db: db) } }
+        return try guarded {
+            try db.read { db in String(decoding: try Self.render([file], range: range, zone: zone, withoutNotes: withoutNotes, db: db)[0], as: UTF8.self) }
+        }
     }
 
     /// The migrations this log has run, in order (for a support bundle's metadata).
@@ -194,152 +212,37 @@ extension NightLog {
 
     /// Every file's CSV text from one read transaction (so they agree with each other).
     public func csvTexts(from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [ExportFile: String] {
+        try csvFiles(from: from, to: to, zone: zone).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every file's bytes from one read transaction; the files of one source from one query.
+    func csvFiles(from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [ExportFile: [UInt8]] {
         let range = try ExportRange(from: from, to: to)
         return try guarded {
             try db.read { db in
-                var texts: [ExportFile: String] = [:]
-                for file in ExportFile.allCases {
-                    texts[file] = try Self.render(file, range: range, zone: zone, db: db)
+                var bytes: [ExportFile: [UInt8]] = [:]
+                for source in ExportFile.Source.allCases {
+                    let files = ExportFile.allCases.filter { $0.source == source }
+                    for (file, text) in zip(files, try Self.render(files, range: range, zone: zone, db: db)) {
+                        bytes[file] = text
+                    }
                 }
-                return texts
+                return bytes
             }
         }
     }
 
-    private static func render(_ file: ExportFile, range: ExportRange, zone: TimeZone, withoutNotes: Bool = false, db: Database) throws -> String {
-        let notes = withoutNotes ? "NULL" : "notes"
-        var out = CSVWriter(columns: file.columns, freeText: file.freeTextColumns)
-        switch file {
-        case .sessions, .boxSessions:
-            let sql = SessionQuery.sql(naturalWake: false, filter: range.whereClause("s.session_date"), order: "s.session_date, s.seq")
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: range.arguments)
-            while let row = try rows.next() {
-                out.add(try row.decode(atIndex: SessionQuery.sessionDate) as String?)
-                out.add(try row.decode(atIndex: SessionQuery.dose1) as String?)
-                out.add(try row.decode(atIndex: SessionQuery.dose2) as String?)
-                out.add(String(try row.decode(atIndex: SessionQuery.snoozes) as Int64))
-                out.add(try row.decode(atIndex: SessionQuery.skipped) as Bool ? "true" : "false")
-                out.add(try row.decode(atIndex: SessionQuery.terminalState) as String?)
-                if file == .boxSessions { out.add(try row.decode(atIndex: SessionQuery.sessionID) as String?) }
-                out.endRow()
-            }
-
-        case .analytics:
-            // One row per session that has a Dose 1 (the analytics are about dose timing).
-            let filter = range.whereClause("s.session_date", extra: "d1.id IS NOT NULL")
-            let sql = SessionQuery.sql(naturalWake: true, filter: filter, order: "s.session_date, s.seq")
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: range.arguments)
-            while let row = try rows.next() {
-                let interval = try row.decode(atIndex: SessionQuery.intervalMin) as Double?
-                out.add(try row.decode(atIndex: SessionQuery.sessionDate) as String?)
-                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose1) as String?, in: zone))
-                out.add(clockTime(try row.decode(atIndex: SessionQuery.dose2) as String?, in: zone))
-                out.add(interval.flatMap { Int(exactly: $0.rounded()) }.map { String($0) })
-                out.add(try SessionQuery.isOnTime(row) ? "true" : "false")
-                out.add(try row.decode(atIndex: SessionQuery.naturalWake) as Bool ? "true" : "false")
-                out.endRow()
-            }
-
-        case .inventory:
-            // Refills and adjustments belong to no night: a date range keeps those made in it
-            // (their local date is not stored; the UTC date of the timestamp stands in).
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, doses, remaining_after, \(notes) FROM inventory_events
-                \(range.whereClause("COALESCE(session_date, substr(timestamp, 1, 10))"))
-                ORDER BY seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .preSleepLogs:
-            let sql = """
-                SELECT id, session_date, completed_at, caffeine_cups, caffeine_cutoff, alcohol_drinks, exercise_type, exercise_duration,
-                       stress_level, \(notes), created_at
-                FROM pre_sleep_logs \(range.whereClause("session_date")) ORDER BY session_date
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .boxDrinks:
-            let sql = """
-                SELECT id, session_date, timestamp, drink_type_id, standard_drink_units,
-                       CASE is_alcoholic WHEN 1 THEN 'true' ELSE 'false' END, session_id, source
-                FROM drink_logs \(range.whereClause("session_date", extra: "undone_at IS NULL")) ORDER BY timestamp, seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .boxPacingEvents:
-            let sql = """
-                SELECT id, session_date, timestamp, code, message, severity, session_id
-                FROM pacing_events \(range.whereClause("session_date")) ORDER BY seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .medicationEvents:
-            let sql = """
-                SELECT id, session_id, session_date, medication_id, dose_value, dose_unit, formulation, taken_at_utc,
-                       local_offset_minutes, notes, CASE confirmed_duplicate WHEN 1 THEN 'true' ELSE 'false' END, created_at
-                FROM medication_events
-                \(range.whereClause("session_date"))
-                ORDER BY taken_at_utc, id
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .events:
-            // Doses (not undone) and sleep events in one timeline; seq orders equal timestamps.
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, metadata, color_hex, \(notes) FROM (
-                    SELECT id, event_type, timestamp, session_date, metadata, NULL AS color_hex, NULL AS notes, seq
-                    FROM dose_events WHERE undone_at IS NULL
-                    UNION ALL
-                    SELECT id, event_type, timestamp, session_date, NULL, color_hex, notes, seq FROM sleep_events)
-                \(range.whereClause("session_date"))
-                ORDER BY timestamp, seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .boxDoseEvents:
-            // Flags come out of the JSON in SQLite, not through a Swift JSON decoder per row.
-            func flag(_ key: String) -> String {
-                "CASE json_extract(metadata, '$.\(key)') WHEN 1 THEN 'true' WHEN 0 THEN 'false' END"
-            }
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, session_id, \(flag("is_early")), \(flag("is_late")),
-                       \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), source,
-                       json_extract(metadata, '$.restored_from')
-                FROM dose_events
-                \(range.whereClause("session_date", extra: "undone_at IS NULL"))
-                ORDER BY timestamp, seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .sleepEvents, .boxSleepEvents:
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, notes\(file == .boxSleepEvents ? ", source" : "") FROM sleep_events
-                \(range.whereClause("session_date"))
-                ORDER BY timestamp, seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-
-        case .morningCheckins, .boxMorningCheckins:
-            let rest = file == .boxMorningCheckins
-                ? "notes, timestamp, session_id, " + NightLog.flagColumns
-                : ExportFile.checkinColumnsNotCollected.map { "NULL AS \($0)" }.joined(separator: ", ")
-            let sql = """
-                SELECT \(ExportFile.checkinAnswers.joined(separator: ", ")), \(rest)
-                FROM morning_checkins
-                \(range.whereClause("session_date"))
-                ORDER BY session_date, timestamp, seq
-                """
-            try out.addRows(db, sql: sql, arguments: range.arguments)
-        }
-        return out.text
+    /// A stored UTC timestamp as the patient's time of day: "2024-01-16T03:30:00.000Z"
+    /// (`epoch` 1705375800, its seconds since 1970 as SQLite reads it) -> "22:30:00" in
+    /// America/New_York (the offset at that instant, so DST is right on both sides of a
+    /// change). A timestamp SQLite cannot read (no `epoch`) is written as stored.
+    static func clockTime(epoch: Int64?, stored: String?, in zone: TimeZone) -> String? {
+        guard let epoch else { return stored }
+        return LocalTime.hhmmss(Date(timeIntervalSince1970: TimeInterval(epoch)), in: zone)
     }
+}
 
-    /// A stored UTC timestamp as the patient's time of day: "2024-01-16T03:30:00.000Z" ->
-    /// "22:30:00" in America/New_York (the offset at that instant, so DST is right on both
-    /// sides of a change). A timestamp that does not parse is written as stored.
-    static func clockTime(_ iso: String?, in zone: TimeZone) -> String? {
-        guard let iso else { return nil }
-        guard let date = Date(iso8601: iso) else { return iso }
-        return LocalTime.hhmmss(date, in: zone)
-    }
+/// The side check's error, read only after its DispatchGroup is waited for.
+private final class CheckOutcome: @unchecked Sendable {
+    var error: NightLogError?
 }

@@ -31,6 +31,24 @@ extension NightLog {
         }
     }
 
+    /// `PRAGMA quick_check` of the log at `path` through a read-only connection of its own,
+    /// so it can run beside a read of an open log (the export's): `.corrupt` if it fails.
+    static func quickCheck(path: String) throws(NightLogError) {
+        do {
+            try readBeforeOpening(path, label: "NightLog.quickcheck") { db in try requireQuickCheck(db, path: path) }
+        } catch {
+            throw NightLogError(error, path: path)
+        }
+    }
+
+    /// Throws `.corrupt` unless `PRAGMA quick_check` says "ok".
+    static func requireQuickCheck(_ db: Database, path: String) throws {
+        let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        if check != ["ok"] {
+            throw NightLogError.corrupt(path: path, detail: "quick_check: " + check.prefix(3).joined(separator: "; "))
+        }
+    }
+
     /// One read through a read-only connection, closed after: it cannot checkpoint, delete the
     /// WAL or write anything, so a file found wanting is moved aside exactly as it was.
     static func readBeforeOpening<T>(_ path: String, label: String, _ body: (Database) throws -> T) throws -> T {

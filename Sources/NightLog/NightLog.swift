@@ -248,7 +248,8 @@ public final class NightLog: Sendable {
     /// boxd has not migrated yet throws `.schemaNotReady`, a damaged one `.corrupt`.
     /// (boxd keeps the -wal/-shm sidecars in place, so SQLite finds them; only for a log
     /// last closed by something else does SQLite create them, if it is allowed to.)
-    public static func openReadOnly(stateDirectory: URL) throws(NightLogError) -> NightLog {
+    /// `quickCheck` false leaves `PRAGMA quick_check` to the caller (`export(checkingBeside:)`).
+    public static func openReadOnly(stateDirectory: URL, quickCheck: Bool = true) throws(NightLogError) -> NightLog {
         let fileURL = stateDirectory.appendingPathComponent(fileName)
         let path = fileURL.path
         // stat, not fileExists: a directory boxctl may not search is "permission denied",
@@ -270,10 +271,7 @@ public final class NightLog: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             try queue.read { db in
-                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                if check != ["ok"] {
-                    throw NightLogError.corrupt(path: path, detail: "quick_check: " + check.prefix(3).joined(separator: "; "))
-                }
+                if quickCheck { try requireQuickCheck(db, path: path) }
                 if try !Schema.migrator.hasCompletedMigrations(db) {
                     let applied = try Schema.migrator.appliedMigrations(db)
                     throw NightLogError.schemaNotReady(

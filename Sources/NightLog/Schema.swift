@@ -241,6 +241,7 @@ enum Schema {
         }
         registerCheckInFlagsV15(&migrator)
         registerEvening(&migrator)
+        registerExportOrder(&migrator)
         return migrator
     }
 

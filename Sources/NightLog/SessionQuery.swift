@@ -8,6 +8,9 @@ enum SessionQuery {
     // Column positions in `sql`.
     static let sessionID = 0, sessionDate = 1, terminalState = 2, dose1 = 3, dose2 = 4
     static let intervalMin = 5, snoozes = 6, skipped = 7, naturalWake = 8, targetMinutes = 9
+    /// The doses' times as whole seconds since 1970, by SQLite's date parser (analytics.csv's
+    /// clock times: a Foundation parse per timestamp cost more than the rest of that file).
+    static let dose1Epoch = 10, dose2Epoch = 11
 
     /// Minutes from dose1 to dose2 the way `Moment.elapsed` measures them: CLOCK_BOOTTIME
     /// within one boot, wall clock across a reboot (julianday keeps milliseconds; rounding
@@ -38,10 +41,10 @@ enum SessionQuery {
             """
     }
 
-    // The columns `facts` adds, after `targetMinutes`.
-    static let earlyOverride = 10, lateOverride = 11, skipReason = 12, extraDoses = 13, nightWakings = 14
+    // The columns `facts` adds, after `dose2Epoch`.
+    static let earlyOverride = 12, lateOverride = 13, skipReason = 14, extraDoses = 15, nightWakings = 16
     /// The night's check-in (its latest), from `c`: the answers, then the flags in `NarcolepsyFlag` order.
-    static let sleepQuality = 15, feelRested = 16, grogginess = 17, mentalClarity = 18, mood = 19, firstFlag = 20
+    static let sleepQuality = 17, feelRested = 18, grogginess = 19, mentalClarity = 20, mood = 21, firstFlag = 22
 
     /// The rest of a `NightFacts`: the overrides and the skip's reason from the metadata,
     /// the extra doses, the night wakings (`SleepEventType.isNightWaking`) and the check-in.
@@ -67,7 +70,8 @@ enum SessionQuery {
         SELECT s.session_id, s.session_date, s.terminal_state, d1.timestamp, d2.timestamp, \(interval),
             (SELECT COUNT(*) FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'snooze' AND x.undone_at IS NULL),
             EXISTS (SELECT 1 FROM dose_events x WHERE x.session_id = s.session_id AND x.event_type = 'dose2_skipped' AND x.undone_at IS NULL),
-            \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes\(facts ? factsSQL : "")
+            \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes,
+            CAST(strftime('%s', d1.timestamp) AS INTEGER), CAST(strftime('%s', d2.timestamp) AS INTEGER)\(facts ? factsSQL : "")
         FROM sleep_sessions s
         LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
         LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))\(facts ? checkInJoin : "")

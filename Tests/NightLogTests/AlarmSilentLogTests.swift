@@ -23,7 +23,7 @@ import Testing
             let before = try NightLog.dumpRows(path: path, table: "notices")
             #expect(before.count == 2)
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs,v18-export-order") == true)
             #expect(try log.dumpRows("notices") == before, "every row, column and rowid as it was")
             #expect(try log.readScalar("SELECT group_concat(name) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'notices' AND sql IS NOT NULL")
                     == "idx_notices_session_id")

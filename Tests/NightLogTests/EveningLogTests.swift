@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import NightLog
 
-/// The evening in the log (migration "v16-evening-drinks,v17-pre-sleep-logs"): drinks and pacing messages in the
+/// The evening in the log (migration "v16-evening-drinks,v17-pre-sleep-logs,v18-export-order"): drinks and pacing messages in the
 /// feed in the order written, a drink taken back as a change of its own, the latest session read
 /// back at start, the guard's drinks by time drunk, and forgetting a night takes its evening.
 @Suite struct EveningLogTests {

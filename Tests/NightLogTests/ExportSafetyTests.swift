@@ -138,4 +138,38 @@ import Testing
             }
         }
     }
+
+    /// #34: boxctl's export runs the log's quick_check beside it rather than before it. A
+    /// log damaged where the export never reads (an index no export query uses) still
+    /// stops it: nothing is written, and the error says the log is corrupt.
+    @Test func anExportBesideItsCheckWritesNothingFromADamagedLog() throws {
+        try withTempDir { dir throws in
+            let page: Int
+            do {
+                let log = try Self.filled(dir)
+                page = try #require(try log.readScalar("SELECT rootpage FROM sqlite_master WHERE name = 'idx_dose_events_undone_seq'").flatMap { Int($0) })
+            } // closed: checkpointed into the main file
+            let file = dir.appendingPathComponent(NightLog.fileName)
+            var bytes = try Data(contentsOf: file)
+            bytes.replaceSubrange((page - 1) * 4096 ..< page * 4096, with: Data(count: 4096))
+            try bytes.write(to: file)
+
+            let log = try NightLog.openReadOnly(stateDirectory: dir, quickCheck: false)
+            // The export's own reads do not meet the damage: without the check it goes through.
+            try log.export(to: dir.appendingPathComponent("unchecked"))
+            let out = dir.appendingPathComponent("checked")
+            let error = expectNightLogError { try log.export(to: out, checkingBeside: true) }
+            guard case .corrupt(_, let detail)? = error else {
+                Issue.record("expected .corrupt, got \(String(describing: error))")
+                return
+            }
+            #expect(detail.hasPrefix("quick_check: "), "\(detail)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+            // And the check before opening, as every other reader has it, says the same.
+            guard case .corrupt? = expectNightLogError({ _ = try NightLog.openReadOnly(stateDirectory: dir) }) else {
+                Issue.record("openReadOnly took the damaged log")
+                return
+            }
+        }
+    }
 }

@@ -184,7 +184,7 @@ import Testing
         try withTempDir { dir throws in
             _ = try MigrationTests.copy(to: dir)
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs,v18-export-order") == true)
             #expect(try log.readScalar("""
                 SELECT group_concat(r, ' | ') FROM (SELECT session_date || ',' || ifnull(end_seq, '-') AS r FROM sleep_sessions ORDER BY seq)
                 """) == "2026-11-01,22 | 2026-11-01,23 | 2026-11-02,25 | 2026-11-03,-")

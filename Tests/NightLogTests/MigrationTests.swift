@@ -28,7 +28,7 @@ import Testing
             #expect(before["sleep_sessions"]?.count == 4 && before["dose_events"]?.count == 7 && before["morning_checkins"]?.count == 3)
 
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix("v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs,v18-export-order") == true)
             for table in Self.tables {
                 let after = try log.dumpRows(table).map { $0.filter { !Self.added.contains($0.key) } }
                 #expect(after == before[table], "\(table) changed in the migration")

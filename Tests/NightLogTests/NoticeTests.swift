@@ -176,7 +176,7 @@ import Testing
         try withTempDir { dir throws in
             _ = try MigrationTests.copy(to: dir)
             let log = try NightLog.open(stateDirectory: dir)
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs") == true)
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations")?.hasSuffix(",v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs,v18-export-order") == true)
             #expect(try log.readScalar("SELECT count(*) FROM notices") == "0")
             let tonight = try #require(try log.latestSession())
             let id = try #require(tonight.sessionID)

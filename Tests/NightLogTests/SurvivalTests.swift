@@ -53,7 +53,7 @@ import Testing
             let log = try NightLog.open(stateDirectory: dir)
             #expect(try log.writerScalar("PRAGMA journal_mode") == "wal")
             #expect(try log.writerScalar("PRAGMA synchronous") == "2") // FULL
-            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations") == "v1-initial,v2-session-target,v3-recoveries,v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs")
+            #expect(try log.readScalar("SELECT group_concat(identifier) FROM grdb_migrations") == "v1-initial,v2-session-target,v3-recoveries,v4-clock-offsets,v5-schema-v6-columns,v6-feed-seq,v7-notices,v8-fault-events,v9-medication-events,v10-seq-floor,v11-inventory-events,v12-last-dose-and-witness,v13-notice-alarm-silent,v14-session-time-zone,v15-checkin-narcolepsy-flags,v16-evening-drinks,v17-pre-sleep-logs,v18-export-order")
         }
     }
 
