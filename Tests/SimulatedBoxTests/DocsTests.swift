@@ -214,10 +214,11 @@ import TestSupport
     }
 }
 
-/// #33: the README's "The evening before" says constants.json's numbers, so they cannot drift.
+/// #33: "The evening before" (docs/using.md, where the README sends its reader for the rules)
+/// says constants.json's numbers, so they cannot drift.
 @Suite struct EveningDocsTests {
-    @Test func theReadmesEveningNumbersAreConstantsJSONs() throws {
-        let readme = try String(contentsOf: DocsTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theEveningsNumbersInTheGuideAreConstantsJSONs() throws {
+        let readme = try String(contentsOf: DocsTests.root.appendingPathComponent("docs/using.md"), encoding: .utf8)
             .replacingOccurrences(of: "\n  ", with: " ").replacingOccurrences(of: "\n", with: " ")
         let c = DoseConstants.box
         let p = c.pacing, (r, b, s) = (p.presets.relaxed, p.presets.balanced, p.presets.strict)
@@ -232,7 +233,7 @@ import TestSupport
             "water came in the last \(n(p.hydrationQuietMin)) min", "\(n(p.resetQuietMin)) drink-free minutes",
             "No warning twice in \(n(p.warningCooldownMin)) min", "ends \(n(p.sessionTimeoutMin / 60)) h after its last drink",
         ]
-        for phrase in said { #expect(readme.contains(phrase), "README: \(phrase)") }
+        for phrase in said { #expect(readme.contains(phrase), "docs/using.md: \(phrase)") }
         let units = Dictionary(uniqueKeysWithValues: p.drinks.map { ($0.type, n($0.units)) })
         #expect(readme.contains("\(units["shot"]!) a shot, beer or wine, \(units["cocktail"]!) a cocktail") && units["beer"] == units["shot"])
         #expect(readme.contains("\(units["water"]!) water") && units["wine"] == units["shot"])
