@@ -14,12 +14,15 @@ struct CSVWriter {
     private let freeText: Int32?
     /// For each of the file's columns, the query's column it is written from (`addRows`).
     private let picks: [Int32]
+    /// Only the rows whose text in this column is this (one query feeding several files).
+    private let onlyRowsOf: (column: Int32, text: String)?
 
     /// `picks` defaults to the query's first columns, one for each of `columns`: a query may
     /// select more (a sort key, another file's columns), which are not written.
-    init(columns: [String], freeText: Int32? = nil, picks: [Int32]? = nil) {
+    init(columns: [String], freeText: Int32? = nil, picks: [Int32]? = nil, onlyRowsOf: (column: Int32, text: String)? = nil) {
         self.freeText = freeText
         self.picks = picks ?? Array(0 ..< Int32(columns.count))
+        self.onlyRowsOf = onlyRowsOf
         precondition(self.picks.count == columns.count, "a pick for each column")
         bytes.reserveCapacity(1 << 20)
         for c in columns { add(c) }
@@ -45,7 +48,8 @@ struct CSVWriter {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let columns = Int32(statement.columnCount)
-        precondition(writers.allSatisfy { $0.picks.allSatisfy { $0 < columns } }, "picks within the query's columns")
+        precondition(writers.allSatisfy { w in (w.picks + [w.onlyRowsOf?.column ?? 0]).allSatisfy { $0 < columns } },
+                     "picks within the query's columns")
         let rows = try Row.fetchCursor(statement)
         while try rows.next() != nil {
             // The cursor has just stepped this statement: read its current row directly.
@@ -54,6 +58,10 @@ struct CSVWriter {
     }
 
     private mutating func addRow(_ raw: SQLiteStatement) {
+        if let only = onlyRowsOf {
+            guard let text = sqlite3_column_text(raw, only.column),
+                  strcmp(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self), only.text) == 0 else { return }
+        }
         for (position, column) in zip(Int32(0)..., picks) {
             separate()
             // NULL text is SQL NULL (an empty field); SQLite's text ends in a NUL, for strcspn.

@@ -4,19 +4,16 @@ import GRDB
 
 extension ExportFile {
     /// The query a file's rows come from. The files of one source are written from one run
-    /// of it: a ten-year log's sleep events are read once for both sleep-event files, its
+    /// of it: a ten-year log's events are read once for the four files of events, its
     /// sessions once for both session files and the analytics.
     enum Source: CaseIterable, Sendable {
-        case sessions, events, boxDoseEvents, sleepEvents, checkins, inventory, medicationEvents, preSleepLogs,
-             drinks, pacingEvents
+        case sessions, timeline, checkins, inventory, medicationEvents, preSleepLogs, drinks, pacingEvents
     }
 
     var source: Source {
         switch self {
         case .sessions, .boxSessions, .analytics: .sessions
-        case .events: .events
-        case .boxDoseEvents: .boxDoseEvents
-        case .sleepEvents, .boxSleepEvents: .sleepEvents
+        case .events, .boxDoseEvents, .sleepEvents, .boxSleepEvents: .timeline
         case .morningCheckins, .boxMorningCheckins: .checkins
         case .inventory: .inventory
         case .medicationEvents: .medicationEvents
@@ -110,45 +107,39 @@ extension NightLog {
                 """
             try CSVWriter.addRows(db, sql: sql, arguments: range.arguments, to: &outs)
 
-        case .events:
-            // Doses (not undone) and sleep events in one timeline; seq orders equal timestamps.
+        case .timeline:
+            // Doses (not undone) and sleep events in one timeline, seq ordering equal
+            // timestamps: events.csv, and from the same rows the dose file (the rows of kind
+            // 'd') and both sleep-event files (kind 's'), so ten years of events are read once.
             // A compound SELECT ordered by its own columns: SQLite merges the two tables'
-            // (timestamp, seq) indexes ("v18-export-order") instead of sorting. The trailing
-            // seq is past the file's columns, so it is not written.
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, metadata, NULL, NULL, seq FROM dose_events
-                \(range.whereClause("session_date", extra: "undone_at IS NULL"))
-                UNION ALL
-                SELECT id, event_type, timestamp, session_date, NULL, color_hex, \(notes), seq FROM sleep_events
-                \(range.whereClause("session_date"))
-                ORDER BY 3, 8
-                """
-            try CSVWriter.addRows(db, sql: sql, arguments: range.arguments + range.arguments, to: &outs)
-
-        case .boxDoseEvents:
-            // Flags come out of the JSON in SQLite, not through a Swift JSON decoder per row.
+            // (timestamp, seq) indexes ("v18-export-order") instead of sorting.
+            // Columns: 0-6 events.csv's, 7 seq, 8 kind, 9-14 and 16 the dose file's own, 15
+            // source, 17 the sleep files' notes (never left out: `withoutNotes` is events.csv's).
+            // The dose flags come out of the JSON in SQLite, not through a Swift decoder per row.
             func flag(_ key: String) -> String {
                 "CASE json_extract(metadata, '$.\(key)') WHEN 1 THEN 'true' WHEN 0 THEN 'false' END"
             }
             let sql = """
-                SELECT id, event_type, timestamp, session_date, session_id, \(flag("is_early")), \(flag("is_late")),
-                       \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'), json_extract(metadata, '$.reason'), source,
-                       json_extract(metadata, '$.restored_from')
-                FROM dose_events
-                \(range.whereClause("session_date", extra: "undone_at IS NULL"))
-                ORDER BY timestamp, seq
+                SELECT id, event_type, timestamp, session_date, metadata, NULL, NULL, seq, 'd', session_id,
+                       \(flag("is_early")), \(flag("is_late")), \(flag("is_extra_dose")), json_extract(metadata, '$.snooze_number'),
+                       json_extract(metadata, '$.reason'), source, json_extract(metadata, '$.restored_from'), NULL
+                FROM dose_events \(range.whereClause("session_date", extra: "undone_at IS NULL"))
+                UNION ALL
+                SELECT id, event_type, timestamp, session_date, NULL, color_hex, \(notes), seq, 's', NULL,
+                       NULL, NULL, NULL, NULL, NULL, source, NULL, notes
+                FROM sleep_events \(range.whereClause("session_date"))
+                ORDER BY 3, 8
                 """
-            try CSVWriter.addRows(db, sql: sql, arguments: range.arguments, to: &outs)
-
-        case .sleepEvents:
-            // sleep_events.csv and box-sleep-events.csv (the same columns, then source) from one
-            // read of the table: each file writes the first of the query's columns.
-            let sql = """
-                SELECT id, event_type, timestamp, session_date, notes, source FROM sleep_events
-                \(range.whereClause("session_date"))
-                ORDER BY timestamp, seq
-                """
-            try CSVWriter.addRows(db, sql: sql, arguments: range.arguments, to: &outs)
+            for (i, file) in files.enumerated() {
+                let (picks, kind): ([Int32], String?) = switch file {
+                case .boxDoseEvents: ([0, 1, 2, 3, 9, 10, 11, 12, 13, 14, 15, 16], "d")
+                case .sleepEvents: ([0, 1, 2, 3, 17], "s")
+                case .boxSleepEvents: ([0, 1, 2, 3, 17, 15], "s")
+                default: (Array(0 ..< 7), nil)
+                }
+                outs[i] = CSVWriter(columns: file.columns, freeText: file.freeTextColumn, picks: picks, onlyRowsOf: kind.map { (8, $0) })
+            }
+            try CSVWriter.addRows(db, sql: sql, arguments: range.arguments + range.arguments, to: &outs)
 
         case .checkins:
             // Both check-in files from one read: the answers, then the seeds' columns the box

@@ -296,4 +296,29 @@ import Testing
             #expect(try log.csv(.analytics).hasSuffix(",170,true,false\r\n"))
         }
     }
+
+    /// #34: the four files of events come from one merged read of doses and sleep events.
+    /// They keep the timestamp order when the writing order differs (a sleep event entered
+    /// late, for earlier), and at one timestamp the order of writing; each file has its rows
+    /// only, an undone dose none.
+    @Test func theTimelineIsInTimeOrderAndTiesGoByWriting() throws {
+        try withTempDir { dir throws in
+            let log = try NightLog.open(stateDirectory: dir)
+            try log.append([Fixture.open(at: 0), Fixture.sleepEvent("lights", .lightsOut, at: 10)])
+            try log.append([Fixture.dose("d1", .dose1, at: 30)])
+            try log.append([Fixture.sleepEvent("bath", .bathroom, at: 30, notes: "same minute as Dose 1")])
+            try log.append([Fixture.sleepEvent("early", .wakeTemp, at: 20)]) // written last, happened before d1
+            try log.append([Fixture.dose("snz", .snooze, at: 40)])
+            try log.append([Fixture.undo("snz", at: 41)])
+            let texts = try log.csvTexts()
+            func ids(_ file: ExportFile) -> [String] {
+                texts[file]!.split(separator: "\r\n").dropFirst().map { String($0.prefix { $0 != "," }) }
+            }
+            #expect(ids(.events) == ["lights", "early", "d1", "bath"])
+            #expect(ids(.sleepEvents) == ["lights", "early", "bath"])
+            #expect(ids(.boxSleepEvents) == ["lights", "early", "bath"])
+            #expect(ids(.boxDoseEvents) == ["d1"])
+            #expect(texts[.boxSleepEvents]!.contains("bath,bathroom,2024-01-15T22:30:00.000Z,2024-01-15,same minute as Dose 1,button:main\r\n"))
+        }
+    }
 }
