@@ -160,4 +160,5 @@ extension NightLog {
             try CSVWriter.addRows(db, sql: sql, arguments: range.arguments, to: &outs)
         }
         return outs.map(\.bytes)
-    }}
+    }
+}
