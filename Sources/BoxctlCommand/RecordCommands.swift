@@ -83,7 +83,9 @@ struct Export: ParsableCommand {
                 FileHandle.standardError.write(Data("export: \(detail)\n".utf8))
                 throw ExitCode(Exit.usage)
             default:
-                FileHandle.standardError.write(Data("export failed: \(error)\n".utf8))
+                // A damaged log, found by the check beside the export, in the words every reader uses.
+                let what = if case .corrupt = error { "the night log cannot be read" } else { "export failed" }
+                FileHandle.standardError.write(Data("\(what): \(error)\n".utf8))
                 throw ExitCode(Exit.logUnreadable)
             }
         }

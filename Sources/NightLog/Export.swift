@@ -237,13 +237,31 @@ extension NightLog {
         }
     }
 
-    /// A stored UTC timestamp as the patient's time of day: "2024-01-16T03:30:00.000Z"
-    /// (`epoch` 1705375800, its seconds since 1970 as SQLite reads it) -> "22:30:00" in
-    /// America/New_York (the offset at that instant, so DST is right on both sides of a
-    /// change). A timestamp SQLite cannot read (no `epoch`) is written as stored.
+    /// A stored UTC timestamp as the patient's time of day: "2024-01-16T03:30:00.000Z" ->
+    /// "22:30:00" in America/New_York (the offset at that instant, so DST is right on both
+    /// sides of a change). boxd's own form (`Date.iso8601`'s) is read from `epoch`, its whole
+    /// seconds as SQLite's strftime('%s') gave them, which is cheaper than a parse; any other
+    /// text as Foundation's ISO 8601 reads it, and written as stored if it does not read.
     static func clockTime(epoch: Int64?, stored: String?, in zone: TimeZone) -> String? {
-        guard let epoch else { return stored }
-        return LocalTime.hhmmss(Date(timeIntervalSince1970: TimeInterval(epoch)), in: zone)
+        guard let stored else { return nil }
+        if let epoch, isBoxdTimestamp(stored) {
+            return LocalTime.hhmmss(Date(timeIntervalSince1970: TimeInterval(epoch)), in: zone)
+        }
+        guard let date = Date(iso8601: stored) else { return stored }
+        return LocalTime.hhmmss(date, in: zone)
+    }
+
+    /// The shape boxd writes, "2024-01-16T03:30:00.000Z": digits, with `-`, `T`, `:`, `.` and
+    /// `Z` in their places. SQLite reads more than that (no Z, a space, a Julian day number),
+    /// and differently from Foundation; only this shape do both read the same.
+    static func isBoxdTimestamp(_ text: String) -> Bool {
+        let shape = Array("0000-00-00T00:00:00.000Z".utf8)
+        var utf8 = text.utf8.makeIterator()
+        for expected in shape {
+            guard let byte = utf8.next() else { return false }
+            if expected == UInt8(ascii: "0") ? !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) : byte != expected { return false }
+        }
+        return utf8.next() == nil
     }
 }
 

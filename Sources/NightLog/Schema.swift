@@ -336,7 +336,7 @@ enum Schema {
             created_at      TEXT NOT NULL DEFAULT \(now)
         );
 
-        -- The schema seed's indexes, same names.
+        -- The schema seed's indexes, same names (v18 adds seq to idx_sleep_events_timestamp).
         CREATE INDEX idx_sleep_events_session ON sleep_events(session_date);
         CREATE INDEX idx_sleep_events_timestamp ON sleep_events(timestamp);
         CREATE INDEX idx_dose_events_session ON dose_events(session_date);

@@ -321,4 +321,18 @@ import Testing
             #expect(texts[.boxSleepEvents]!.contains("bath,bathroom,2024-01-15T22:30:00.000Z,2024-01-15,same minute as Dose 1,button:main\r\n"))
         }
     }
+
+    /// #34: analytics.csv reads boxd's own timestamps from SQLite's seconds, anything else as
+    /// before (Foundation's ISO 8601, or the stored text): SQLite reads more, and differently.
+    @Test func aTimestampNotInBoxdsShapeIsReadAsBefore() {
+        let utc = ExportFile.utc
+        #expect(NightLog.clockTime(epoch: 1_705_357_800, stored: "2024-01-15T22:30:00.000Z", in: utc) == "22:30:00")
+        // SQLite would give 22:30:00 for the first two and rounds the third up to 22:31:00.
+        #expect(NightLog.clockTime(epoch: 1_705_357_800, stored: "2024-01-15T22:30:00.000", in: utc) == "2024-01-15T22:30:00.000")
+        #expect(NightLog.clockTime(epoch: 1_705_276_800, stored: "2024-01-15", in: utc) == "2024-01-15")
+        #expect(NightLog.clockTime(epoch: 1_705_357_860, stored: "2024-01-15T22:30:59.9999Z", in: utc) == "22:30:59")
+        #expect(NightLog.clockTime(epoch: nil, stored: "not a time", in: utc) == "not a time")
+        #expect(NightLog.clockTime(epoch: nil, stored: nil, in: utc) == nil)
+        #expect(!NightLog.isBoxdTimestamp("2024-01-15T22:30:00.000Zx") && !NightLog.isBoxdTimestamp("2024-01-15 22:30:00.000Z"))
+    }
 }

@@ -288,7 +288,7 @@ import Testing
             }
             let original = try Self.dump(log)
             let originalLatest = try log.latestSession()
-            let page = try #require(try log.readScalar("SELECT rootpage FROM sqlite_master WHERE name = 'idx_sleep_events_time_seq'").flatMap { Int($0) })
+            let page = try #require(try log.readScalar("SELECT rootpage FROM sqlite_master WHERE name = 'idx_sleep_events_timestamp'").flatMap { Int($0) })
             withExtendedLifetime(log) {}
 
             let walBytes = try Data(contentsOf: URL(fileURLWithPath: Self.file(crashed).path + "-wal"))
