@@ -255,14 +255,15 @@ extension NightLog {
     /// `Z` in their places. SQLite reads more than that (no Z, a space, a Julian day number),
     /// and differently from Foundation; only this shape do both read the same.
     static func isBoxdTimestamp(_ text: String) -> Bool {
-        let shape = Array("0000-00-00T00:00:00.000Z".utf8)
-        var utf8 = text.utf8.makeIterator()
-        for expected in shape {
-            guard let byte = utf8.next() else { return false }
-            if expected == UInt8(ascii: "0") ? !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) : byte != expected { return false }
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.count == boxdShape.count && zip(utf8, boxdShape).allSatisfy { byte, expected in
+                expected == UInt8(ascii: "0") ? (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) : byte == expected
+            }
         }
-        return utf8.next() == nil
     }
+
+    private static let boxdShape = Array("0000-00-00T00:00:00.000Z".utf8)
 }
 
 /// The side check's error, read only after its DispatchGroup is waited for.
