@@ -98,8 +98,7 @@ public enum Refusal: Sendable, Hashable {
 /// status, history).
 public enum LocalTime {
     public static func hhmm(_ date: Date, in zone: TimeZone) -> String {
-        let c = SessionRules.calendar(zone).dateComponents([.hour, .minute], from: date)
-        return SessionRules.pad(c.hour ?? 0, 2) + ":" + SessionRules.pad(c.minute ?? 0, 2)
+        String(hhmmss(date, in: zone).prefix(5))
     }
 
     /// HH:MM:SS in `zone` at that instant (its offset then, DST included); seconds truncated.
