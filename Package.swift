@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "BoxControl", dependencies: ["DoseCore", "BoxWords"]),
         // boxd.toml, read and checked (TOML parsed in a child first): boxd's and the bridge's,
         // with nothing of the daemon's.
-        .target(name: "ConfigFile", dependencies: ["DoseCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "ConfigFile", dependencies: ["DoseCore", "CZlib", .product(name: "TOMLKit", package: "TOMLKit")]),
         // What a program run by systemd says to it: sd_notify, journal log levels (boxd's and the bridge's).
         .target(name: "SystemdSupport", dependencies: ["BoxControl", .product(name: "Logging", package: "swift-log")]),
         // The service: engine, clocks, control socket.

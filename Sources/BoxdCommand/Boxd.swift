@@ -141,7 +141,9 @@ public struct Boxd: AsyncParsableCommand {
         let stateDir = stateDir ?? env["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? BoxPaths.defaultStateDirectory
         let socketPath = socket ?? env["RUNTIME_DIRECTORY"].map { "\($0.split(separator: ":").first ?? "")/\(BoxPaths.socketName)" } ?? BoxPaths.defaultSocket
         var options = DaemonOptions(configPath: configPath, stateDirectory: URL(fileURLWithPath: stateDir), socketPath: socketPath)
-        options.configIsolation = .boxd
+        // The config's text is vetted in a child once per text and program (TOMLIsolation): a
+        // restart or a reboot with the same file starts no child.
+        options.configIsolation = .boxd(rememberingIn: options.stateDirectory)
         options.hardware = DaemonOptions.HardwareChoice(rawValue: hardware) ?? .auto
         options.clock = try parseClock()
         options.audio = try parseAudio()

@@ -99,4 +99,28 @@ import Testing
             try Self.child.vet(huge, path: "boxd.toml")
         }
     }
+
+    /// A restart or a reboot with the same file starts no child: the text a child got through
+    /// is noted in the state directory for this program. An edited text, one the child refused,
+    /// or a note by another program (an upgrade) is vetted again.
+    @Test func aTextVettedOnceIsNotVettedAgainUntilItChanges() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stamp = dir.appendingPathComponent(VettedStamp.fileName).path
+        let accepting = TOMLIsolation.remembered(executable: "/bin/true", stamp: stamp)
+        let refusing = TOMLIsolation.remembered(executable: "/bin/false", stamp: stamp)
+        let refused = ConfigError("", "boxd.toml: cannot check the file: /bin/false --vet-config-stdin exited with status 1")
+        let text = "[caregiver_link]\npassword = \"hunter2\"\n"
+
+        #expect(throws: refused) { try refusing.vet(text, path: "boxd.toml") }
+        #expect(!FileManager.default.fileExists(atPath: stamp), "a refused text is not noted")
+        try accepting.vet(text, path: "boxd.toml")
+        try refusing.vet(text, path: "boxd.toml")  // no child: it would have refused
+        #expect(throws: refused) { try refusing.vet(text + " ", path: "boxd.toml") }
+        #expect(!(try String(contentsOfFile: stamp, encoding: .utf8)).contains("hunter2"), "the note keeps no text")
+
+        VettedStamp(text: text, program: "/bin/sh").record(at: stamp)
+        #expect(throws: refused) { try refusing.vet(text, path: "boxd.toml") }
+    }
 }

@@ -1,0 +1,40 @@
+import CZlib
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `TOMLIsolation.remembered` keeps of a text its child got through: which program's
+/// parser it was (this file's device, inode, size and change time: an upgrade or a rebuild is
+/// another program) and the text's length and checksums (zlib's CRC-32 and Adler-32), never the
+/// text itself, which may hold the broker's password. One line in the state directory, written
+/// whole (a new file renamed over the old); a stamp that cannot be read or written only means the
+/// next start vets the text again.
+struct VettedStamp: Equatable {
+    static let fileName = "config-vetted"
+    let line: String
+
+    init(text: String, program: String = "/proc/self/exe") {
+        var st = stat()
+        let who = stat(program, &st) == 0
+            ? "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec)"
+            : "unknown"
+        let bytes = Array(text.utf8)
+        let (crc, adler) = bytes.withUnsafeBufferPointer { b in
+            (crc32(0, b.baseAddress, uInt(b.count)), adler32(1, b.baseAddress, uInt(b.count)))
+        }
+        line = "vetted by \(who): \(bytes.count) bytes, crc32 \(String(crc, radix: 16)), adler32 \(String(adler, radix: 16))\n"
+    }
+
+    /// The program could not say who it is: nothing is remembered for it.
+    private var known: Bool { !line.hasPrefix("vetted by unknown") }
+
+    func isRecorded(at path: String) -> Bool {
+        known && (try? String(contentsOfFile: path, encoding: .utf8)) == line
+    }
+
+    func record(at path: String) {
+        guard known else { return }
+        try? Data(line.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
