@@ -66,10 +66,11 @@ public final class Daemon: Sendable {
         self.options = options
         self.logger = logger
         notifier = SystemdNotifier()
+        // First, so that the note of a config vetted (TOMLIsolation) is kept from the first start.
+        try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
         var config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
         if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
 
-        try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
         lock = try StateDirectoryLock.acquire(options.stateDirectory)
         let clock: any BoxClock = switch options.clock {
         case .real: RealClock()

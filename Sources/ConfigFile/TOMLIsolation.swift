@@ -18,7 +18,8 @@ public enum TOMLIsolation: Sendable, Equatable {
     case child(executable: String)
     /// As `.child`, and a text the child got through is noted in the file `stamp` (`VettedStamp`):
     /// the same text read again by the same program (a restart, a reboot) is not vetted again,
-    /// which takes a whole process start (some 10 ms) off boxd's.
+    /// which takes a whole process start (some 10 ms) off boxd's. The note names this program,
+    /// whose parser reads the text next: `executable` is this program run again.
     case remembered(executable: String, stamp: String)
 
     /// boxd itself, run again. /proc/self/exe stays this binary while an upgrade replaces /usr/bin/boxd.

@@ -6,10 +6,10 @@ import Glibc
 
 /// What `TOMLIsolation.remembered` keeps of a text its child got through: which program's
 /// parser it was (this file's device, inode, size and change time: an upgrade or a rebuild is
-/// another program) and the text's length and checksums (zlib's CRC-32 and Adler-32), never the
-/// text itself, which may hold the broker's password. One line in the state directory, written
-/// whole (a new file renamed over the old); a stamp that cannot be read or written only means the
-/// next start vets the text again.
+/// another program) and the text's length and checksums (zlib's CRC-32 and Adler-32), not the
+/// text itself: a second copy of the config would be one more thing to keep in step. One line in
+/// the state directory, written whole (a new file renamed over the old); a stamp that cannot be
+/// read or written only means the next start vets the text again.
 struct VettedStamp: Equatable {
     static let fileName = "config-vetted"
     let line: String

@@ -111,14 +111,14 @@ import Testing
         let accepting = TOMLIsolation.remembered(executable: "/bin/true", stamp: stamp)
         let refusing = TOMLIsolation.remembered(executable: "/bin/false", stamp: stamp)
         let refused = ConfigError("", "boxd.toml: cannot check the file: /bin/false --vet-config-stdin exited with status 1")
-        let text = "[caregiver_link]\npassword = \"hunter2\"\n"
+        let text = "[voice]\nlanguage = \"en-us\"\n"
 
         #expect(throws: refused) { try refusing.vet(text, path: "boxd.toml") }
         #expect(!FileManager.default.fileExists(atPath: stamp), "a refused text is not noted")
         try accepting.vet(text, path: "boxd.toml")
         try refusing.vet(text, path: "boxd.toml")  // no child: it would have refused
         #expect(throws: refused) { try refusing.vet(text + " ", path: "boxd.toml") }
-        #expect(!(try String(contentsOfFile: stamp, encoding: .utf8)).contains("hunter2"), "the note keeps no text")
+        #expect(!(try String(contentsOfFile: stamp, encoding: .utf8)).contains("en-us"), "the note keeps no text")
 
         VettedStamp(text: text, program: "/bin/sh").record(at: stamp)
         #expect(throws: refused) { try refusing.vet(text, path: "boxd.toml") }

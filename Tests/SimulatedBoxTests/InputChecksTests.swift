@@ -27,6 +27,25 @@ import TestSupport
         return try run(BoxRig.boxd, ["--check-config", "--config", file.path])
     }
 
+    /// The first start on a state directory that does not exist yet vets the config in a child
+    /// and keeps the note of it (`config-vetted`), so the next start, a reboot's, needs no child.
+    @Test func theFirstStartKeepsTheNoteOfItsVettedConfig() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("boxd.toml")
+        try Data("[box]\ntime_zone = \"America/New_York\"\n".utf8).write(to: file)
+        let rig = try BoxRig(args: ["--config", file.path], stateSubdirectory: "state")
+        defer { rig.cleanup() }
+        try FileManager.default.removeItem(at: rig.stateDir)
+        try rig.launch()
+        let note = rig.stateDir.appendingPathComponent("config-vetted")
+        let first = try String(contentsOf: note, encoding: .utf8)
+        #expect(first.hasPrefix("vetted by "))
+        _ = rig.terminate()
+        try rig.launch()
+        #expect(try String(contentsOf: note, encoding: .utf8) == first)
+    }
+
     // MARK: - boxd --check-config
 
     @Test(arguments: [
