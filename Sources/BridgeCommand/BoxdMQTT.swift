@@ -48,7 +48,7 @@ public struct BoxdMQTT: ParsableCommand {
 
         let link: CaregiverLinkConfig
         do {
-            guard let l = try BoxConfig.load(path: config, isolation: .child(executable: "/proc/self/exe")).caregiverLink else {
+            guard let l = try BoxConfig.load(path: config, isolation: .boxd).caregiverLink else {
                 print("boxd-mqtt: the caregiver link is off (set enabled = true in [mqtt] of \(config)); nothing to do")
                 return
             }

@@ -22,11 +22,13 @@ public enum TOMLIsolation: Sendable, Equatable {
     /// whose parser reads the text next: `executable` is this program run again.
     case remembered(executable: String, stamp: String)
 
-    /// boxd itself, run again. /proc/self/exe stays this binary while an upgrade replaces /usr/bin/boxd.
-    public static let boxd = TOMLIsolation.child(executable: "/proc/self/exe")
+    /// This program: it stays this binary while an upgrade replaces /usr/bin/boxd.
+    static let thisProgram = "/proc/self/exe"
+    /// boxd (or the bridge) itself, run again.
+    public static let boxd = TOMLIsolation.child(executable: thisProgram)
     /// boxd itself, noting what it got through in `stateDirectory`.
     public static func boxd(rememberingIn stateDirectory: URL) -> TOMLIsolation {
-        .remembered(executable: "/proc/self/exe", stamp: stateDirectory.appendingPathComponent(VettedStamp.fileName).path)
+        .remembered(executable: thisProgram, stamp: stateDirectory.appendingPathComponent(VettedStamp.fileName).path)
     }
     /// The child's flag (boxd's hidden option; the config fuzzer looks for it too).
     public static let childFlag = "--vet-config-stdin"
@@ -127,7 +129,7 @@ public enum TOMLIsolation: Sendable, Equatable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // This program run again keeps the name it was called by: dosetap-box, the package's one
         // program, chooses boxd, boxctl or boxd-mqtt by it.
-        let name = executable == "/proc/self/exe" ? CommandLine.arguments.first ?? executable : executable
+        let name = executable == thisProgram ? CommandLine.arguments.first ?? executable : executable
         let argv = ([name] + arguments).map { strdup($0) } + [nil]
         let envp = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
         defer { (argv + envp).forEach { free($0) } }
