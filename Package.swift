@@ -82,6 +82,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .target(name: "CBoxSys"),
+        // boxd's executor for Swift concurrency: its own threads and timer, no libdispatch pool (#34).
+        .target(name: "CQuietRuntime"),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // libmosquitto and espeak-ng: their headers, and their functions loaded when first called
         // (dlopen), so that only boxd-mqtt and boxd load them: the package's one program holds all
@@ -112,7 +114,7 @@ let package = Package(
         // The service: engine, clocks, control socket.
         .target(name: "BoxDaemon", dependencies: [
             "DoseCore", "BoxWords", "NightLog", "BoxHardware", "BoxALSA", "BoxGPIO", "BoxVoice", "BoxControl", "CBoxSys", "ConfigFile", "SystemdSupport",
-            "PacingCore",
+            "PacingCore", "CQuietRuntime",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -47,10 +47,10 @@ public struct RealClock: BoxClock {
     }
     public func edgeNow() -> Duration { .nanoseconds(KernelClock.read(CLOCK_MONOTONIC)) }
     public func sleep(for d: Duration) async throws {
-        try await Task.sleep(for: max(d, Duration.zero), clock: .continuous)
+        try await QuietRuntime.sleep(for: d)
     }
     public func sleep(untilEdge deadline: Duration) async throws {
-        try await Task.sleep(for: max(deadline - edgeNow(), Duration.zero), clock: .suspending)
+        try await QuietRuntime.sleep(untilMonotonic: deadline.nanoseconds)
     }
     public var isSimulated: Bool { false }
     public var isSystemTime: Bool { true }
@@ -132,7 +132,7 @@ public final class FastClock: BoxClock {
     }
     public func edgeNow() -> Duration { RealClock().edgeNow() }
     public func sleep(for d: Duration) async throws {
-        try await Task.sleep(for: max(d, Duration.zero) / currentSpeed, clock: .continuous)
+        try await QuietRuntime.sleep(for: max(d, Duration.zero) / currentSpeed)
     }
     public func sleep(untilEdge deadline: Duration) async throws {
         try await RealClock().sleep(untilEdge: deadline)
@@ -202,7 +202,7 @@ public final class SimClock: BoxClock {
 
     public func sleep(for d: Duration) async throws {
         // Simulated time never passes by itself; timers are driven by `sim advance`.
-        try await Task.sleep(for: .seconds(86_400 * 365))
+        try await QuietRuntime.sleep(for: .seconds(86_400 * 365))
     }
     public func sleep(untilEdge deadline: Duration) async throws { try await sleep(for: .zero) }
     public var isSimulated: Bool { true }

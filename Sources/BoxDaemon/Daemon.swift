@@ -251,7 +251,7 @@ struct BoxService: Service {
                             // Fed only when the engine answers: a stuck engine gets the box restarted.
                             await engine.ping()
                             notifier.notify("WATCHDOG=1")
-                            try? await Task.sleep(for: interval)
+                            try? await QuietRuntime.sleep(for: interval)
                         }
                     }
                 }

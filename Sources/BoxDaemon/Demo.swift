@@ -56,7 +56,7 @@ public enum Demo {
             let edges = double ? [(0, true), (holdMs, false), (holdMs + 130, true), (holdMs + 250, false)] : [(0, true), (holdMs, false)]
             var last = 0
             for (ms, down) in edges {
-                try? await Task.sleep(for: .milliseconds(ms - last))
+                try? await QuietRuntime.sleep(for: .milliseconds(ms - last))
                 last = ms
                 _ = await engine.inject(button: "dose", pressed: down)
             }
@@ -77,7 +77,7 @@ public enum Demo {
             await press(120, false) // Dose 1, so there is a night to watch
             // Until the window has closed and its last alarm has rung.
             while true {
-                try await Task.sleep(for: .milliseconds(200))
+                try await QuietRuntime.sleep(for: .milliseconds(200))
                 let s = await engine.state
                 let now = engine.clock.now()
                 if s.phase(at: now) == .closed, s.ringing == nil { break }

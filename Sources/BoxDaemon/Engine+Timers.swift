@@ -109,14 +109,14 @@ extension Engine {
     func timedPlay(_ s: Sound, in d: Duration) async -> Duration {
         let clock = ContinuousClock()
         let deadline = clock.now + d
-        try? await Task.sleep(until: deadline, clock: clock)
+        try? await QuietRuntime.sleep(for: deadline - clock.now)
         let before = (hardware.audio as? ALSAPlayer)?.lastStart?.at
         hardware.audio.play(s, volume: volume, repeatFor: s.level == nil ? nil : .seconds(1))
         var started = clock.now
         if let alsa = hardware.audio as? ALSAPlayer {
             // Wait (bounded) for the stream to actually start.
             for _ in 0..<200 where alsa.lastStart?.at == before {
-                try? await Task.sleep(for: .milliseconds(1))
+                try? await QuietRuntime.sleep(for: .milliseconds(1))
             }
             if let s = alsa.lastStart?.at, s != before { started = s }
         }

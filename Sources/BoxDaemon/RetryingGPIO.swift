@@ -89,7 +89,7 @@ final class RetryingGPIO: EdgeSource, LEDOutput {
         let interval = retryInterval
         Task.detached { [weak self] in
             while true {
-                try? await Task.sleep(for: interval)
+                try? await QuietRuntime.sleep(for: interval)
                 guard let self, !self.state.withLock({ $0.closed }) else { return }
                 if self.tryOpen() { return }
             }

@@ -129,9 +129,10 @@ final class Voice: Sendable {
             }
         }
         // The wait blocks a thread for as long as the sentence waits its turn and is said: not
-        // the voice's own (it makes the next sentences) nor Swift's pool.
+        // the voice's own (it makes the next sentences), nor Swift's pool, nor libdispatch's
+        // (whose first job would wake boxd every second from then on: QuietRuntime).
         return await withCheckedContinuation { (done: CheckedContinuation<Said, Never>) in
-            DispatchQueue.global().async { [self] in
+            Thread.detachNewThread { [self] in
                 let problem = alsa.sayBlocking(stream, volume: volume, timeout: waitAhead + Self.longestSentence)
                 let start = alsa.lastSpeechStart.flatMap { $0.text == text && $0.at >= asked ? $0.at - asked : nil }
                 done.resume(returning: Said(problem: problem ?? stream.failure, synthesis: synthesis.withLock { $0 },

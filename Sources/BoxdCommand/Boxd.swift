@@ -14,8 +14,11 @@ public struct Boxd: AsyncParsableCommand {
 
     /// boxd's entry (its main.swift, and dosetap-box's): ArgumentParser's asynchronous main,
     /// spelled out, because `Boxd.main()` called from top-level code resolves to the synchronous
-    /// one, which refuses an asynchronous command.
+    /// one, which refuses an asynchronous command. On the main actor, as top-level code is: so
+    /// that nothing runs on Swift's global executor before `QuietRuntime.install()` has run.
+    @MainActor
     public static func runAsMain() async {
+        QuietRuntime.install() // boxd's jobs and sleeps never start libdispatch's pool and its monitor
         do {
             var command = try await asyncParseAsRoot()
             if var command = command as? AsyncParsableCommand { try await command.run() } else { try command.run() }

@@ -1,0 +1,32 @@
+#ifndef CQUIETRUNTIME_H
+#define CQUIETRUNTIME_H
+
+#include <stdint.h>
+
+/// boxd's own executor for Swift concurrency (#34, "a quiet process"). libdispatch's global
+/// pool, which Swift uses by default on Linux, starts a monitor that wakes the process once a
+/// second for as long as it lives. These hooks send the runtime's global jobs to threads of our
+/// own that sleep on a condition variable until a job comes, and its delayed jobs to one timer
+/// thread that sleeps until the earliest deadline: nothing wakes while nothing is due.
+///
+/// Installs the hooks; from the first line of main, before any task runs. Once only.
+void quiet_runtime_install(int threads);
+
+/// 1 once `quiet_runtime_install` has run.
+int quiet_runtime_installed(void);
+
+/// CLOCK_BOOTTIME now (Swift's ContinuousClock on Linux), in nanoseconds.
+int64_t quiet_boottime_now(void);
+
+/// CLOCK_MONOTONIC now (SuspendingClock; libgpiod's edge timestamps), in nanoseconds.
+int64_t quiet_monotonic_now(void);
+
+/// Calls `fire(context)` on the timer thread at `deadline` (CLOCK_BOOTTIME, ns). Returns the
+/// timer's id (never 0), for `quiet_timer_cancel`. `fire` must not block.
+uint64_t quiet_timer_add(int64_t deadline, void (*fire)(void *context), void *context);
+
+/// Takes a timer back: 1 when it had not fired (`fire` will never be called), 0 when it had
+/// fired or is firing.
+int quiet_timer_cancel(uint64_t id);
+
+#endif

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// #34, "a quiet process": boxd runs Swift concurrency on its own threads and timer
+/// (QuietRuntime), so libdispatch's global pool never starts. Its first worker starts a monitor
+/// that wakes the process every second for as long as it lives: on a quiet night that was more
+/// than half of boxd's wake-ups. A `Task.sleep` or a `DispatchQueue.global()` that creeps back
+/// into boxd starts that pool, and names a thread after its queue.
+@Suite struct QuietProcessTests {
+    /// The names of boxd's threads (/proc/PID/task/*/comm).
+    static func threadNames(_ pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { tid in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    @Test func aNightOnTheRealClockNeverStartsLibdispatchsPool() throws {
+        let rig = try BoxRig(args: ["--clock", "real", "--audio", "wav"])
+        defer { rig.cleanup() }
+        try rig.launch()
+        // Dose 1 (its alarms and the LED's pattern armed on boxd's timer), the status the
+        // bedside asks for, and a sentence said and waited for (the voice's blocking wait).
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        #expect(try rig.boxctl(["status"]).exit == 0)
+        let said = try rig.boxctl(["test", "voice"])
+        #expect(said.exit == 0, "\(said.out)\(said.err)")
+        let pid = try #require(rig.process?.processIdentifier)
+        let names = Self.threadNames(pid)
+        #expect(names.contains("boxd-timer") && names.contains("boxd-pool"), "\(names)")
+        // libdispatch names a worker of its global pool after the queue ("com.apple.root.default-qos",
+        // cut to the kernel's 15 characters); its manager thread (".overcommit", for signal sources)
+        // starts no monitor.
+        let workers = names.filter { $0.contains("qos") && !$0.contains("overcommit") }
+        #expect(workers.isEmpty, "libdispatch's pool started in boxd: \(names)")
+    }
+}
