@@ -19,6 +19,12 @@ public struct DaemonOptions: Sendable {
         /// `timeZone`: the zone the start was written in, used when no config file names one.
         case sim(start: Date, timeZone: TimeZone?)
         case fast(speed: Double)
+
+        /// The demo's speed; 1 for the other clocks.
+        var speed: Double {
+            if case .fast(let speed) = self { return speed }
+            return 1
+        }
     }
     public enum AudioChoice: Sendable, Equatable {
         case config
@@ -68,22 +74,32 @@ public final class Daemon: Sendable {
         notifier = SystemdNotifier()
         // First, so that the note of a config vetted (TOMLIsolation) is kept from the first start.
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
-        var config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
-        if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
-
         lock = try StateDirectoryLock.acquire(options.stateDirectory)
-        let clock: any BoxClock = switch options.clock {
+        // The clock and the log need nothing of the config (but the demo's clock, its zone): the
+        // log opens (on a new box: is made and migrated) on a thread of its own while the config
+        // is vetted in its child and espeak-ng starts (#34, the start).
+        let early: (any BoxClock)? = switch options.clock {
         case .real: RealClock()
         case .sim(let start, _): SimClock(start: start, stateFile: SimClockFile(directory: options.stateDirectory).url)
-        case .fast(let speed): FastClock(speed: speed, startWall: Self.demoEvening(config.timeZone))
+        case .fast: nil
         }
+        let opening = early.map { LogOpening(stateDirectory: options.stateDirectory, now: $0.now().wall) }
+        var config: BoxConfig
+        do {
+            config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
+        } catch {
+            _ = opening?.result() // a bad config stops the start; the log is never left half-made
+            throw error
+        }
+        if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }
+        let clock: any BoxClock = early ?? FastClock(speed: options.clock.speed, startWall: Self.demoEvening(config.timeZone))
 
         // The log: a damaged file is set aside and what can be read of it salvaged into a new
         // one; an unwritable one is a fault, not a crash.
         let startedAt = clock.now().wall
         var log: NightLog?
         do {
-            log = try NightLog.open(stateDirectory: options.stateDirectory, now: startedAt)
+            log = try opening.map { try $0.result().get() } ?? NightLog.open(stateDirectory: options.stateDirectory, now: startedAt)
             if let fault = log?.fault { logger.error("night log recovered: \(fault)") }
             if let fault = log?.witnessFault { logger.error("\(fault)") }
             if let s = log?.salvage {

@@ -13,6 +13,9 @@ public final class Synthesizer: @unchecked Sendable {
     public static let shared = Synthesizer()
     private let lock = NSLock()
     private var sampleRate: Int32 = 0
+    /// What `known` found for each name asked: espeak-ng reads every voice file again at each
+    /// listing, and its voices do not change while boxd runs (the start asked twice: #34).
+    private var knownVoices: [String: Bool] = [:]
 
     private init() {}
 
@@ -93,6 +96,7 @@ public final class Synthesizer: @unchecked Sendable {
     }
 
     private func known(_ voice: String) -> Bool {
+        if let answer = knownVoices[voice] { return answer }
         var known = false
         if var list = espeak_ListVoices(nil) {
             while let v = list.pointee {
@@ -103,6 +107,7 @@ public final class Synthesizer: @unchecked Sendable {
                 list += 1
             }
         }
+        knownVoices[voice] = known
         return known
     }
 

@@ -180,10 +180,13 @@ public final class NightLog: Sendable {
             throw NightLogError(error, path: path)
         }
         do {
-            // GRDB's WAL setup runs after prepareDatabase and sets synchronous = NORMAL on
-            // the writer; set FULL again so the writer really fsyncs each commit.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // GRDB's WAL setup runs after prepareDatabase and sets synchronous = NORMAL on the
+            // writer. The migrations run so, without a sync each (a new log: 18 of them, most of a
+            // first start's time, #34): WAL with NORMAL never corrupts, a power cut can only undo
+            // the last migrations, which then run again at the next start. Then FULL again, so the
+            // writer fsyncs each commit, and with the first the migrations before it.
             try Schema.migrator.migrate(pool)
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             return pool
         } catch {
             try? pool.close()
