@@ -75,20 +75,23 @@ public final class Daemon: Sendable {
         // First, so that the note of a config vetted (TOMLIsolation) is kept from the first start.
         try? FileManager.default.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true)
         lock = try StateDirectoryLock.acquire(options.stateDirectory)
-        // The clock and the log need nothing of the config (but the demo's clock, its zone): the
-        // log opens (on a new box: is made and migrated) on a thread of its own while the config
-        // is vetted in its child and espeak-ng starts (#34, the start).
+        // The clock and the log need nothing of the config (but the demo's clock, its zone). On a
+        // new box the log is made and migrated on a thread of its own while the config is vetted
+        // in its child and espeak-ng starts (#34, the start). A log that exists opens after the
+        // config, as ever: a recovery it needs is then never reported by a start that a bad
+        // config ends.
+        let newBox = !FileManager.default.fileExists(atPath: options.stateDirectory.appendingPathComponent(NightLog.fileName).path)
         let early: (any BoxClock)? = switch options.clock {
         case .real: RealClock()
         case .sim(let start, _): SimClock(start: start, stateFile: SimClockFile(directory: options.stateDirectory).url)
         case .fast: nil
         }
-        let opening = early.map { LogOpening(stateDirectory: options.stateDirectory, now: $0.now().wall) }
+        let opening = newBox ? early.map { LogOpening(stateDirectory: options.stateDirectory, now: $0.now().wall) } : nil
         var config: BoxConfig
         do {
             config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
         } catch {
-            _ = opening?.result() // a bad config stops the start; the log is never left half-made
+            _ = opening?.result() // a bad config stops the start; the new log is never left half-made
             throw error
         }
         if options.configPath == nil, case .sim(_, let zone?) = options.clock { config.timeZone = zone }

@@ -27,8 +27,12 @@ public enum QuietRuntime {
     }
 
     /// Sleeps until `deadline`, nanoseconds of CLOCK_MONOTONIC (libgpiod's edge timestamps).
+    /// The timer runs on CLOCK_BOOTTIME, which a suspend moves ahead of CLOCK_MONOTONIC: after
+    /// one the sleep goes on for what is left, never ends early.
     public static func sleep(untilMonotonic deadline: Int64) async throws {
-        try await sleep(untilBoottime: quiet_boottime_now() + (deadline - quiet_monotonic_now()))
+        while case let left = deadline - quiet_monotonic_now(), left > 0 {
+            try await sleep(untilBoottime: quiet_boottime_now() + left)
+        }
     }
 
     /// Sleeps until `deadline`, nanoseconds of CLOCK_BOOTTIME.

@@ -83,9 +83,10 @@ static void pool_push(void *job) {
     }
     jobs[(jobs_head + jobs_count) % jobs_capacity] = job;
     jobs_count++;
-    if (idle > 0) {
-        pthread_cond_signal(&pool_ready);
-    } else if (threads < limit) {
+    if (idle > 0) pthread_cond_signal(&pool_ready);
+    // More jobs than threads waiting (a woken thread counts as idle until it takes the lock):
+    // another thread, so that a job never waits behind one that blocks (a commit's fsync).
+    if (jobs_count > (size_t)idle && threads < limit) {
         pthread_t t;
         pthread_attr_t attr;
         pthread_attr_init(&attr);
@@ -205,7 +206,7 @@ static void push_job(void *job) { pool_push(job); }
 
 static SWIFTCC void on_delay(unsigned long long delay, void *job, delay_original original) {
     (void)original;
-    quiet_timer_add(quiet_boottime_now() + (int64_t)(delay > INT64_MAX / 2 ? INT64_MAX / 2 : delay), push_job, job);
+    quiet_timer_add(quiet_boottime_now() + (int64_t)(delay > INT64_MAX / 4 ? INT64_MAX / 4 : delay), push_job, job);
 }
 
 static SWIFTCC void on_deadline(long long sec, long long nsec, long long tsec, long long tnsec, int clock, void *job,
@@ -215,7 +216,8 @@ static SWIFTCC void on_deadline(long long sec, long long nsec, long long tsec, l
     (void)tnsec;
     // The runtime's clocks: 1 continuous (CLOCK_BOOTTIME on Linux, the timers' own), 2 suspending
     // (CLOCK_MONOTONIC): a deadline on the latter becomes the same distance ahead on the former.
-    int64_t deadline = (int64_t)sec * 1000000000 + nsec;
+    const long long far = INT64_MAX / 4 / 1000000000; // ~73 years: later is never
+    int64_t deadline = (int64_t)(sec < far ? sec : far) * 1000000000 + (nsec % 1000000000);
     if (clock != 1) deadline = quiet_boottime_now() + (deadline - quiet_monotonic_now());
     quiet_timer_add(deadline, push_job, job);
 }

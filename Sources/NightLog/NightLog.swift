@@ -184,9 +184,13 @@ public final class NightLog: Sendable {
             // writer. The migrations run so, without a sync each (a new log: 18 of them, most of a
             // first start's time, #34): WAL with NORMAL never corrupts, a power cut can only undo
             // the last migrations, which then run again at the next start. Then FULL again, so the
-            // writer fsyncs each commit, and with the first the migrations before it.
+            // writer fsyncs each commit; and a checkpoint, which syncs the migrations before
+            // anything (the witness file) is written from them.
             try Schema.migrator.migrate(pool)
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            }
             return pool
         } catch {
             try? pool.close()

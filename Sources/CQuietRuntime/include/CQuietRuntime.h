@@ -9,6 +9,11 @@
 /// own that sleep on a condition variable until a job comes, and its delayed jobs to one timer
 /// thread that sleeps until the earliest deadline: nothing wakes while nothing is due.
 ///
+/// Swift 6.2 and later schedule `Task.sleep` on libdispatch directly, past the delay hooks
+/// (they serve Swift 6.0 and 6.1): boxd sleeps through QuietRuntime.sleep, never Task.sleep.
+/// What still calls Task.sleep (swift-service-lifecycle's shutdown timeouts) starts libdispatch's
+/// pool only then.
+///
 /// Installs the hooks; from the first line of main, before any task runs. Once only.
 void quiet_runtime_install(int threads);
 
