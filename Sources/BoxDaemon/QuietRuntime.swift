@@ -1,3 +1,4 @@
+import BoxControl
 import CQuietRuntime
 import DoseCore
 import Foundation
@@ -17,21 +18,18 @@ public enum QuietRuntime {
         quiet_runtime_install(Int32(max(4, ProcessInfo.processInfo.activeProcessorCount)))
     }
 
-    /// Whether `install()` has run in this process (a test runs the engine without it).
-    public static var installed: Bool { quiet_runtime_installed() != 0 }
-
     /// Sleeps for `duration` on CLOCK_BOOTTIME (ContinuousClock, which a wall-clock step does not
     /// move). Throws CancellationError when the task is cancelled first, as `Task.sleep` does.
     public static func sleep(for duration: Duration) async throws {
-        try await sleep(untilBoottime: quiet_boottime_now() + max(duration, .zero).nanoseconds)
+        try await sleep(untilBoottime: KernelClock.bootTime() + max(duration, .zero).nanoseconds)
     }
 
     /// Sleeps until `deadline`, nanoseconds of CLOCK_MONOTONIC (libgpiod's edge timestamps).
     /// The timer runs on CLOCK_BOOTTIME, which a suspend moves ahead of CLOCK_MONOTONIC: after
     /// one the sleep goes on for what is left, never ends early.
     public static func sleep(untilMonotonic deadline: Int64) async throws {
-        while case let left = deadline - quiet_monotonic_now(), left > 0 {
-            try await sleep(untilBoottime: quiet_boottime_now() + left)
+        while case let left = deadline - KernelClock.read(CLOCK_MONOTONIC), left > 0 {
+            try await sleep(untilBoottime: KernelClock.bootTime() + left)
         }
     }
 

@@ -34,9 +34,9 @@ static int64_t now_on(clockid_t clock) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int64_t quiet_boottime_now(void) { return now_on(CLOCK_BOOTTIME); }
+static int64_t quiet_boottime_now(void) { return now_on(CLOCK_BOOTTIME); }
 
-int64_t quiet_monotonic_now(void) { return now_on(CLOCK_MONOTONIC); }
+static int64_t quiet_monotonic_now(void) { return now_on(CLOCK_MONOTONIC); }
 
 // --- the pool: a FIFO of jobs, threads started as they are needed, up to `limit` ---------------
 
@@ -45,7 +45,6 @@ static pthread_cond_t pool_ready = PTHREAD_COND_INITIALIZER;
 static void **jobs;
 static size_t jobs_head, jobs_count, jobs_capacity;
 static int threads, idle, limit;
-static int installed;
 
 static void *pool_thread(void *unused) {
     (void)unused;
@@ -229,7 +228,4 @@ void quiet_runtime_install(int count) {
     swift_task_enqueueGlobal_hook = on_enqueue;
     swift_task_enqueueGlobalWithDelay_hook = on_delay;
     swift_task_enqueueGlobalWithDeadline_hook = on_deadline;
-    __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
 }
-
-int quiet_runtime_installed(void) { return __atomic_load_n(&installed, __ATOMIC_ACQUIRE); }

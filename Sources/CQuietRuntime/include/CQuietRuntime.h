@@ -17,15 +17,6 @@
 /// Installs the hooks; from the first line of main, before any task runs. Once only.
 void quiet_runtime_install(int threads);
 
-/// 1 once `quiet_runtime_install` has run.
-int quiet_runtime_installed(void);
-
-/// CLOCK_BOOTTIME now (Swift's ContinuousClock on Linux), in nanoseconds.
-int64_t quiet_boottime_now(void);
-
-/// CLOCK_MONOTONIC now (SuspendingClock; libgpiod's edge timestamps), in nanoseconds.
-int64_t quiet_monotonic_now(void);
-
 /// Calls `fire(context)` on the timer thread at `deadline` (CLOCK_BOOTTIME, ns). Returns the
 /// timer's id (never 0), for `quiet_timer_cancel`. `fire` must not block.
 uint64_t quiet_timer_add(int64_t deadline, void (*fire)(void *context), void *context);
