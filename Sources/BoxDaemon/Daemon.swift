@@ -195,7 +195,11 @@ public final class Daemon: Sendable {
                                simulatedByDefault: !asked)
         }
         let gpio = RetryingGPIO(config: config, logger: logger, faultSignal: faults)
-        return HardwareSet(edges: gpio, led: LEDPlayer(output: gpio, animate: animate), audio: audio,
+        let classLED: ClassLED? = switch config.led {
+        case .classSingle?, .classRGB?: ClassLED(config: config, logger: logger)
+        default: nil
+        }
+        return HardwareSet(edges: gpio, led: LEDPlayer(output: classLED ?? gpio, animate: animate), audio: audio,
                            simulatedGPIO: nil, buttonsHealth: { gpio.fault }, faults: faults, description: gpio.description,
                            simulatedByDefault: false)
     }

@@ -35,7 +35,8 @@ extension Engine {
 
 /// The box's buttons and LED, as `config` wires them, on a simulated chip: a simulated press
 /// is read by GPIOButtons' reader thread and decoded as a kernel's edge is, and the LED's
-/// colour is written to lines by GPIOLED.
+/// colour is written to lines by GPIOLED (or, for `[led] class…`, its patterns are kept by
+/// simulated LED class devices).
 public struct SimulatedBoard: Sendable {
     public let gpio: SimulatedGPIO
     public let buttons: GPIOButtons
@@ -45,7 +46,8 @@ public struct SimulatedBoard: Sendable {
         let gpio = SimulatedGPIO()
         let (lines, wiring) = GPIOBackend.lines(config)
         buttons = try GPIOButtons(simulated: gpio, buttons: lines)
-        led = try wiring.map { try GPIOLED(simulated: gpio, wiring: $0, activeLow: config.ledActiveLow) } ?? GPIOBackend.NoLED()
+        led = try GPIOBackend.kernelLED(config, device: { SimulatedLEDClass(name: $0) })
+            ?? wiring.map { try GPIOLED(simulated: gpio, wiring: $0, activeLow: config.ledActiveLow) } ?? GPIOBackend.NoLED()
         self.gpio = gpio
     }
 

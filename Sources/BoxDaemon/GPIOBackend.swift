@@ -43,9 +43,19 @@ struct GPIOBackend {
         let wiring: LEDWiring? = switch config.led {
         case .rgb(let r, let g, let b)?: .rgb(red: r, green: g, blue: b)
         case .single(let l)?: .single(line: l)
-        case nil: nil
+        case .classRGB?, .classSingle?, nil: nil // the kernel's LED, not lines: see KernelLED
         }
         return (buttonLines, wiring)
+    }
+
+    /// The LED of `[led] class…` on its LED class devices, each made by `device`; nil when the
+    /// LED is on GPIO lines or absent.
+    static func kernelLED(_ config: BoxConfig, device: (String) throws -> any LEDClassDevice) throws -> KernelLED? {
+        switch config.led {
+        case .classSingle(let name)?: KernelLED(.single(try device(name)))
+        case .classRGB(let r, let g, let b)?: KernelLED(.rgb(red: try device(r), green: try device(g), blue: try device(b)))
+        default: nil
+        }
     }
 
     /// Every configured line exists on the chip and none is used twice.
@@ -69,10 +79,18 @@ extension BoxConfig {
     /// Checks the GPIO lines against the chip when one is present. Returns a note on what
     /// could not be checked.
     public func checkHardware() throws(ConfigError) -> String {
+        var led = ""
+        do {
+            if let kernel = try GPIOBackend.kernelLED(self, device: { try SysfsLEDClass(name: $0) }) {
+                led = "; the kernel's LED is ready (\(kernel.devices.map(\.name).joined(separator: ", ")))"
+            }
+        } catch {
+            led = "; the LED is not ready: \(error)"
+        }
         guard let chip = try? GPIOChipLocator.system.locate(chip) else {
-            return "GPIO lines not checked: no chip matching \"\(self.chip)\" on this machine"
+            return "GPIO lines not checked: no chip matching \"\(self.chip)\" on this machine" + led
         }
         try GPIOBackend.check(self, on: chip)
-        return "GPIO lines fit \(chip.summary)"
+        return "GPIO lines fit \(chip.summary)" + led
     }
 }

@@ -10,8 +10,10 @@ import Glibc
 ///
 /// The rhythm runs on one thread of its own that sleeps in poll(2) until the next segment
 /// boundary (poll's timeout is monotonic, so a wall-clock step cannot freeze the LED), so
-/// an idle box costs one wake-up per LED change and nothing else. With `animate` off (the
-/// simulated clock) it only records what would show.
+/// an idle box costs one wake-up per LED change and nothing else. An LED that plays patterns
+/// itself (`LEDPatternOutput`, the kernel's trigger) is handed each pattern once, and the
+/// thread wakes only when a flash ends. With `animate` off (the simulated clock) it only
+/// records what would show.
 public final class LEDPlayer: Sendable {
     struct State {
         var base: LEDPattern = .off
@@ -20,10 +22,18 @@ public final class LEDPlayer: Sendable {
         var flashStart = ContinuousClock.now
         var flashDuration: Duration?
         var shown: LEDColor?
+        /// What a pattern output plays now.
+        var playing: Playing?
         var running = true
     }
 
+    struct Playing: Equatable {
+        var pattern: LEDPattern
+        var once: Bool
+    }
+
     let output: any LEDOutput
+    let patterns: (any LEDPatternOutput)?
     let animate: Bool
     private let state = Mutex(State())
     /// Wakes the thread when the pattern changes: [read end, write end].
@@ -31,6 +41,7 @@ public final class LEDPlayer: Sendable {
 
     public init(output: any LEDOutput, animate: Bool) {
         self.output = output
+        patterns = output as? any LEDPatternOutput
         self.animate = animate
         var fds: [Int32] = [-1, -1]
         if animate, pipe(&fds) == 0 {
@@ -56,7 +67,13 @@ public final class LEDPlayer: Sendable {
             return true
         }
         guard changed else { return }
-        if animate { wake() } else { show(Self.frame(pattern, elapsed: .zero, repeating: true).color) }
+        if animate {
+            wake()
+        } else if patterns != nil {
+            play(Playing(pattern: pattern, once: false))
+        } else {
+            show(Self.frame(pattern, elapsed: .zero, repeating: true).color)
+        }
     }
 
     public func flash(_ pattern: LEDPattern, duration: Duration?) {
@@ -66,7 +83,11 @@ public final class LEDPlayer: Sendable {
             $0.flashDuration = duration
         }
         // The first segment goes out now, not when the thread wakes: a press is acknowledged at once.
-        show(pattern.segments.isEmpty ? .off : pattern.color)
+        if patterns != nil {
+            play(Playing(pattern: pattern, once: duration == nil), restart: true) // a second press flashes again
+        } else {
+            show(pattern.segments.isEmpty ? .off : pattern.color)
+        }
         if animate {
             wake()
         } else {
@@ -75,12 +96,21 @@ public final class LEDPlayer: Sendable {
                 s.flash = nil
                 return s.base
             }
-            show(Self.frame(base, elapsed: .zero, repeating: true).color)
+            if patterns != nil {
+                play(Playing(pattern: base, once: false))
+            } else {
+                show(Self.frame(base, elapsed: .zero, repeating: true).color)
+            }
         }
     }
 
+    /// Ends the rhythm. An LED that plays patterns by itself would go on after boxd: it goes
+    /// dark, as GPIO lines do when they are released.
     public func stop() {
-        state.withLock { $0.running = false }
+        state.withLock { s in
+            if s.running, let patterns { try? patterns.play(.off, once: false) }
+            s.running = false
+        }
         wake()
     }
 
@@ -95,6 +125,28 @@ public final class LEDPlayer: Sendable {
         if write { try? output.write(color) }
     }
 
+    /// Hands a pattern output its pattern unless it already plays it (`restart`: even then), and
+    /// nothing once stopped. Written under the lock, so that the thread's last pattern cannot
+    /// land after `stop()`'s dark one and blink on with boxd gone.
+    func play(_ p: Playing, restart: Bool = false) {
+        state.withLock { s in
+            guard s.running, s.playing != p || restart else { return }
+            s.playing = p
+            try? patterns?.play(p.pattern, once: p.once)
+        }
+    }
+
+    /// For a pattern output: what should play now, and how long until a flash ends.
+    private func due(_ s: inout State, now: ContinuousClock.Instant) -> (Playing, Duration?) {
+        if let flash = s.flash {
+            let elapsed = now - s.flashStart
+            let length = s.flashDuration ?? .milliseconds(flash.segments.reduce(0, +))
+            if elapsed < length { return (Playing(pattern: flash, once: s.flashDuration == nil), length - elapsed) }
+            s.flash = nil
+        }
+        return (Playing(pattern: s.base, once: false), nil)
+    }
+
     private func wake() {
         guard wakePipe[1] >= 0 else { return }
         var byte: UInt8 = 1
@@ -105,6 +157,16 @@ public final class LEDPlayer: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let now = ContinuousClock.now
+            if patterns != nil {
+                let (playing, next, running) = state.withLock { s in
+                    let (p, next) = due(&s, now: now)
+                    return (p, next, s.running)
+                }
+                guard running else { return }
+                play(playing)
+                sleep(next, &buffer)
+                continue
+            }
             let (color, next, running) = state.withLock { s -> (LEDColor, Duration?, Bool) in
                 if let flash = s.flash {
                     let elapsed = now - s.flashStart
@@ -121,11 +183,16 @@ public final class LEDPlayer: Sendable {
             }
             guard running else { return }
             show(color)
-            var pfd = pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)
-            let timeout: Int32 = next.map { Int32(min(max(($0.seconds * 1000).rounded(.up), 1), 86_400_000)) } ?? -1
-            if poll(&pfd, 1, timeout) > 0 {
-                while Glibc.read(wakePipe[0], &buffer, buffer.count) > 0 {}
-            }
+            sleep(next, &buffer)
+        }
+    }
+
+    /// Until `next` has passed (nil: until woken) or the pattern changes.
+    private func sleep(_ next: Duration?, _ buffer: inout [UInt8]) {
+        var pfd = pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)
+        let timeout: Int32 = next.map { Int32(min(max(($0.seconds * 1000).rounded(.up), 1), 86_400_000)) } ?? -1
+        if poll(&pfd, 1, timeout) > 0 {
+            while Glibc.read(wakePipe[0], &buffer, buffer.count) > 0 {}
         }
     }
 

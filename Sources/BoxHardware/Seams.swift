@@ -73,6 +73,14 @@ public protocol LEDOutput: Sendable {
     func write(_ color: LEDColor) throws
 }
 
+/// An LED that plays a whole pattern by itself (the kernel's `pattern` trigger), so the
+/// player hands it each pattern once and does not wake at every segment: the box's process
+/// stays asleep through a night of blinking. `once`: one pass, then dark; otherwise it
+/// repeats until the next `play`.
+public protocol LEDPatternOutput: LEDOutput {
+    func play(_ pattern: LEDPattern, once: Bool) throws
+}
+
 /// Plays the box's sounds. `play` returns at once (audio runs on its own thread) and
 /// replaces whatever is playing; alarms repeat until `stop()` or until `repeatFor` has
 /// passed, other sounds play once.

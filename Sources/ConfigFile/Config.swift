@@ -29,6 +29,9 @@ public struct BoxConfig: Sendable {
     public enum LEDWiring: Sendable, Hashable {
         case rgb(red: Int, green: Int, blue: Int)
         case single(line: Int)
+        /// LED class devices (/sys/class/leds/NAME) whose `pattern` trigger the kernel runs.
+        case classRGB(red: String, green: String, blue: String)
+        case classSingle(name: String)
     }
 
     public var timeZone: TimeZone
@@ -188,6 +191,8 @@ public struct BoxConfig: Sendable {
         switch led {
         case .rgb(let r, let g, let b)?: out += [("led.red", String(r)), ("led.green", String(g)), ("led.blue", String(b))]
         case .single(let l)?: out.append(("led.line", String(l)))
+        case .classRGB(let r, let g, let b)?: out += [("led.class_red", r), ("led.class_green", g), ("led.class_blue", b)]
+        case .classSingle(let name)?: out.append(("led.class", name))
         case nil: break
         }
         out += [("led.active_low", String(ledActiveLow)), ("audio.device", audioDevice), ("audio.volume", format(volume))]
@@ -246,7 +251,7 @@ extension BoxConfig {
         switch led {
         case .rgb(let r, let g, let b)?: out += [("led.red", r), ("led.green", g), ("led.blue", b)]
         case .single(let l)?: out.append(("led.line", l))
-        case nil: break
+        case .classRGB?, .classSingle?, nil: break
         }
         return out
     }

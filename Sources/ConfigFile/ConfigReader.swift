@@ -61,7 +61,7 @@ struct Reader {
         "": ["box", "gpio", "buttons", "led", "audio", "voice", "schedule", "evening", "mqtt"],
         "box": ["time_zone", "target_minutes", "undo_seconds", "ring_seconds"],
         "gpio": ["chip"],
-        "led": ["red", "green", "blue", "line", "active_low"],
+        "led": ["red", "green", "blue", "line", "active_low", "class", "class_red", "class_green", "class_blue"],
         "audio": ["device", "volume"],
         "voice": ["enabled", "volume", "language", "clock", "stay_in_bed"],
         "schedule": ["sleep_start", "wake", "prep_time", "missed_checkin_cutoff_hours"],
@@ -205,21 +205,7 @@ struct Reader {
             throw ConfigError("buttons", "no button takes doses: one button needs single = \"take\"")
         }
 
-        var wiring: BoxConfig.LEDWiring?
-        if let led {
-            if led["line"] != nil {
-                if led["red"] != nil || led["green"] != nil || led["blue"] != nil {
-                    throw ConfigError("led", "give either line (a single LED) or red, green and blue (an RGB LED), not both")
-                }
-                wiring = .single(line: try line(led, "led", "line"))
-            } else if led["red"] != nil || led["green"] != nil || led["blue"] != nil {
-                for c in ["red", "green", "blue"] where led[c] == nil {
-                    throw ConfigError("led.\(c)", "is required for an RGB LED (or give led.line for a single LED)")
-                }
-                wiring = .rgb(red: try line(led, "led", "red"), green: try line(led, "led", "green"), blue: try line(led, "led", "blue"))
-            }
-        }
-        let ledActiveLow = try bool(led, "led", "active_low", default: false)
+        let (wiring, ledActiveLow) = try ledSection(led)
         let device = try string(audio, "audio", "device", default: "default")
         guard !device.isEmpty else { throw ConfigError("audio.device", "must not be empty") }
         let volume = try volume(audio, "audio", unless: "0 would make the alarms silent")

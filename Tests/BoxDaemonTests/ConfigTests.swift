@@ -54,6 +54,17 @@ import Testing
         #expect(c.sources["led.active_low"] == "default")
     }
 
+    /// `[led] class…`: the kernel's LED class devices instead of lines; they claim no line.
+    @Test func anLEDOfLEDClassDevices() throws {
+        let single = try BoxConfig.parse("[led]\nclass = \"dosetap\"", path: "boxd.toml")
+        #expect(single.led == .classSingle(name: "dosetap"))
+        #expect(single.lineAssignments.map(\.key) == ["buttons.dose.line"])
+        let rgb = try BoxConfig.parse("[led]\nclass_red = \"dosetap-red\"\nclass_green = \"dosetap-green\"\nclass_blue = \"dosetap-blue\"",
+                                      path: "boxd.toml")
+        #expect(rgb.led == .classRGB(red: "dosetap-red", green: "dosetap-green", blue: "dosetap-blue"))
+        #expect(rgb.sources["led.class_green"] == "boxd.toml")
+    }
+
     @Test(arguments: [
         ("[box]\ntime_zone = \"Mars/Base\"", "box.time_zone: \"Mars/Base\" is not an IANA time zone name (for example America/New_York)"),
         ("[box]\ntarget_minutes = 200", "box.target_minutes: 200 is not one of 165, 180, 195, 210, 225"),
@@ -83,6 +94,13 @@ import Testing
         ("[buttons.dose]\nline = 17\n[audio]\nvolume = 1.5", "audio.volume: 1.5 must be above 0 and at most 1"),
         ("[buttons.dose\nline = 17", "TOML syntax error"),
         ("[buttons.dose]\nline = 17\n[led]\nline = 17", "led.line: line 17 is already used by buttons.dose.line"),
+        ("[led]\nclass = \"dosetap\"\nline = 22", "led: give GPIO lines (line) or LED class devices (class), not both"),
+        ("[led]\nclass = \"dosetap\"\nclass_red = \"dosetap-red\"", "led: give either class (a single LED) or class_red, class_green and class_blue (an RGB LED), not both"),
+        ("[led]\nclass_red = \"dosetap-red\"\nclass_green = \"dosetap-green\"", "led.class_blue: is required for an RGB LED of LED class devices (or give led.class for a single LED)"),
+        ("[led]\nclass = \"led0\"", "led.class: \"led0\" is not usable: name the LED dosetap, dosetap-red and so on"),
+        ("[led]\nclass = \"dosetap/../led0\"", "led.class: \"dosetap/../led0\" is not usable"),
+        ("[led]\nclass = 7", "led.class: must be a string"),
+        ("[led]\nclass = \"dosetap\"\nactive_low = true", "led.active_low: is for LEDs on GPIO lines; an LED class device's polarity is set where it is defined"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).
         ("\"\" = 1", "\"\": unknown key (expected one of audio, box, buttons, evening, gpio, led, mqtt, schedule, voice)"),
         ("[box]\n\"\" = 1", "box.\"\": unknown key"),

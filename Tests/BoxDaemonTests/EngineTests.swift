@@ -26,8 +26,9 @@ struct Rig {
     /// `audio`: a player standing in for the WAV sink (which is still made, unused).
     /// `edges`: a source standing in for the simulated chip's buttons.
     /// `faults`: the signal the devices ring (the engine listens to it).
+    /// `configText`: boxd.toml's text instead of the embedded default.
     init(dir: URL? = nil, audio: (any TonePlayer)? = nil, edges: (any EdgeSource)? = nil,
-         faults: DeviceFaultSignal = DeviceFaultSignal()) throws {
+         faults: DeviceFaultSignal = DeviceFaultSignal(), configText: String? = nil) throws {
         let dir = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         self.dir = dir
@@ -35,7 +36,7 @@ struct Rig {
         self.clock = clock
         sink = WavSink(path: dir.appendingPathComponent("sounds.wav").path, clock: { clock.offset })
         log = try NightLog.open(stateDirectory: dir)
-        var config = try BoxConfig.load(path: nil, isolation: .inProcess)
+        var config = try configText.map { try BoxConfig.parse($0, path: "boxd.toml") } ?? BoxConfig.load(path: nil, isolation: .inProcess)
         config.timeZone = TimeZone(identifier: "America/New_York")!
         let records = try log.latestSession()?.records ?? []
         self.config = config
@@ -82,6 +83,25 @@ struct Rig {
         let reader = try NightLog.openReadOnly(stateDirectory: rig.dir)
         let records = try #require(try reader.latestSession()).records
         #expect(records.contains { if case .dose(let d) = $0 { d.type == .dose1 && d.source == .button("dose") } else { false } })
+    }
+
+    /// `[led] class`: the kernel plays each pattern, so boxd writes a phase's pattern once, and
+    /// each flash once with the phase's again after it; nothing per blink.
+    @Test func aKernelLEDIsHandedEachPatternOnce() async throws {
+        let rig = try Rig(configText: "[led]\nclass = \"dosetap\"")
+        defer { rig.cleanup() }
+        let led = try #require(rig.board.led as? KernelLED)
+        let die = try #require(led.devices.first as? SimulatedLEDClass)
+        #expect(rig.board.gpio.outputLevels().isEmpty) // no LED line is requested
+        await rig.engine.start()
+        _ = await rig.press()
+        await rig.advance("140m")
+        #expect(await rig.status().led == LEDReport(color: "blue", pattern: "slow_pulse"))
+        let pulse = KernelPattern.text(.slowPulse, lit: true, brightness: 1, once: false)
+        #expect(die.written.filter { $0.pattern == pulse }.count <= 2) // once, and again after the press's flash
+        #expect(die.last == .init(pattern: pulse, repeatCount: -1))
+        await rig.advance("10m")
+        #expect(die.last == .init(pattern: KernelPattern.text(.pulse, lit: true, brightness: 1, once: false), repeatCount: -1))
     }
 
     @Test func aWholeGoodNightOnTheSimClock() async throws {
