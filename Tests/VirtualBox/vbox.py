@@ -61,7 +61,7 @@ QEMU_PREFIX: list[str] = []
 # Modules the initrd loads (with their dependencies) to mount the root filesystem.
 INITRD_MODULES = ["virtio_blk", "crc32c_generic", "ext4"]
 # Modules the guest gets (with their dependencies); gpio-sim is built here from source.
-GUEST_MODULES = INITRD_MODULES + ["virtio_net", "snd-aloop", "configfs", "loop"]
+GUEST_MODULES = INITRD_MODULES + ["virtio_net", "snd-aloop", "configfs", "loop", "ledtrig-pattern"]
 
 
 def log(msg: str) -> None:
@@ -263,7 +263,7 @@ def in_suite_root(src: Path, *cmd) -> None:
 
 
 def build_kernel() -> Path:
-    """Kernel, the guest's module subset (with gpio-sim built out of tree) and the initrd."""
+    """Kernel, the guest's module subset (with gpio-sim and uleds built out of tree) and the initrd."""
     key = tree_hash(HERE / "initrd", HERE / "helper" / "gpio-sim.sed",
                     extra=f"{VERSIONS['KERNEL_ABI']} {VERSIONS['KERNEL_PKG_VERSION']} {GUEST_MODULES} v2"
                     + (f" {VERSIONS['GPIO_SIM_BUILD']}" if "GPIO_SIM_BUILD" in VERSIONS else "")
@@ -302,7 +302,8 @@ def build_kernel() -> Path:
     deb = next(work.glob("linux-source-6.12_*.deb"))
     sh(f"dpkg-deb --fsys-tarfile {shlex.quote(str(deb))} | tar -xO ./usr/src/linux-source-6.12.tar.xz"
        f" | tar -xJ -C {shlex.quote(str(src))} --strip-components=1"
-       " linux-source-6.12/drivers/gpio/gpio-sim.c linux-source-6.12/kernel/irq/irq_sim.c")
+       " linux-source-6.12/drivers/gpio/gpio-sim.c linux-source-6.12/kernel/irq/irq_sim.c"
+       " linux-source-6.12/drivers/leds/uleds.c")
     mod = work / "mod"
     mod.mkdir()
     shutil.copy(src / "drivers/gpio/gpio-sim.c", mod / "gpio-sim-main.c")
@@ -311,7 +312,10 @@ def build_kernel() -> Path:
     if "generic_handle_irq(irqnum)" not in irq:
         raise SystemExit("vbox: irq_sim.c did not take the gpio-sim.sed patch (kernel source changed?)")
     (mod / "irq_sim.c").write_text(irq)
-    (mod / "Kbuild").write_text("obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n")
+    # uleds: an LED class device made from user space (vbox-helper uled), for the LED that the
+    # kernel's pattern trigger plays (scenario 12); Debian's kernel leaves CONFIG_LEDS_USER off.
+    shutil.copy(src / "drivers/leds/uleds.c", mod / "uleds.c")
+    (mod / "Kbuild").write_text("obj-m := gpio-sim.o uleds.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n")
     headers = x / f"usr/src/linux-headers-{abi}-{ARCH}"
     mk = headers / "Makefile"
     if VERSIONS.get("GPIO_SIM_BUILD") == "suite-root":
@@ -322,12 +326,13 @@ def build_kernel() -> Path:
         in_suite_root(work, "make", "-s", "-C", "/src" / headers.relative_to(work),
                       f"M=/src/{mod.relative_to(work)}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules")
         if ARCH != HOST_ARCH:
-            in_suite_root(work, "strip", "--strip-debug", f"/src/{mod.relative_to(work)}/gpio-sim.ko")
+            for ko in ("gpio-sim.ko", "uleds.ko"):
+                in_suite_root(work, "strip", "--strip-debug", f"/src/{mod.relative_to(work)}/{ko}")
     else:
         mk.write_text(mk.read_text().replace("include /usr/src/", f"include {x}/usr/src/"))
         sh(["make", "-s", "-C", headers, f"M={mod}", "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules"])
     if ARCH == HOST_ARCH:
-        sh(["strip", "--strip-debug", mod / "gpio-sim.ko"])
+        sh(["strip", "--strip-debug", mod / "gpio-sim.ko", mod / "uleds.ko"])
 
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(x / f"boot/vmlinuz-{KVER}", out / "vmlinuz")
@@ -335,6 +340,7 @@ def build_kernel() -> Path:
     extra = kmods / "extra"
     extra.mkdir()
     shutil.copy(mod / "gpio-sim.ko", extra / "gpio-sim.ko")
+    shutil.copy(mod / "uleds.ko", extra / "uleds.ko")
     sh(["depmod", "-b", x, KVER])
 
     def closure(names):
@@ -350,7 +356,7 @@ def build_kernel() -> Path:
 
     # The guest's modules: the subset, then depmod again in the image tree.
     gm = out / "modules" / "usr/lib/modules" / KVER
-    for p in closure(GUEST_MODULES + ["gpio-sim"]):
+    for p in closure(GUEST_MODULES + ["gpio-sim", "uleds"]):
         rel = Path(p).relative_to(kmods)
         (gm / rel.parent).mkdir(parents=True, exist_ok=True)
         shutil.copy(p, gm / rel)
@@ -1775,6 +1781,82 @@ def scenario_members(g: Guest) -> bool:
                  "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
 
 
+def boxd_switches(g: Guest) -> int:
+    """boxd's context switches so far, every thread's, voluntary and not: each is a wake-up."""
+    pid = g.ssh("systemctl show -p MainPID --value boxd").stdout.strip()
+    out = g.ssh(f"cat /proc/{pid}/task/*/status | awk '/ctxt_switches/ {{n += $2}} END {{print n}}'").stdout.strip()
+    return int(out)
+
+
+def quiet_night_wakeups(g: Guest, config: str, seconds: float = 30) -> float:
+    """boxd's wake-ups per second through `seconds` of a night waiting for Dose 2, from a fresh
+    start on `config` (the drop-in's --config): Dose 1 pressed, its chime and words over first."""
+    g.ssh(f"vbox fresh --config {config}")
+    g.ssh("vbox press 150")
+    status_until(g, lambda s: s["dose1_at"] is not None, 10)
+    time.sleep(15)  # the acknowledgement, the chime and the spoken Dose 1 (slow under TCG) are over
+    before, t0 = boxd_switches(g), time.monotonic()
+    time.sleep(seconds)  # the quiet night itself, measured: nothing the rig does may wake boxd
+    return (boxd_switches(g) - before) / (time.monotonic() - t0)
+
+
+def scenario_kernel_led(g: Guest) -> bool:
+    """(12) The LED as an LED class device that the kernel animates ([led] class = "dosetap"),
+    as dtoverlay=gpio-led makes one on a Pi: here uleds makes it, and reports each brightness
+    the kernel sets. The package's udev rule selects the pattern trigger and gives group gpio
+    its files; boxd, in its sandbox, writes each pattern once. Dose 1's slow pulse then blinks
+    (150 ms every 3 s) while boxd sleeps: its wake-ups over 30 s against the same night with
+    the LED on gpio-sim lines. Stopping boxd darkens the LED, as released lines do."""
+    problems: list[str] = []
+    figs: list[str] = []
+    leds = "/sys/class/leds/dosetap"
+    g.ssh("modprobe uleds && systemd-run --unit=vbox-uled -p StandardOutput=file:/run/vbox/uled.txt "
+          "/usr/local/bin/vbox-helper uled dosetap 900")
+    wait_until(lambda: "ULED ready" in g.ssh("cat /run/vbox/uled.txt", check=False).stdout, 10)
+    g.ssh("udevadm settle")
+    trigger = g.ssh(f"cat {leds}/trigger", check=False).stdout.split()
+    perms = g.ssh(f"stat -c '%n %G %a' {leds}/pattern {leds}/repeat", check=False).stdout.split("\n")[:2]
+    check("[pattern]" in trigger and all(p.endswith(" gpio 664") for p in perms), problems,
+          f"after udev: trigger {[t for t in trigger if t.startswith('[')]}, files {perms}")
+    figs.append(f"uleds LED dosetap: udev selected {[t for t in trigger if t.startswith('[')]}, {'; '.join(perms)}")
+    conf, section = [], ""
+    for line in g.ssh("cat /etc/boxd/boxd.toml").stdout.splitlines():
+        section = line.strip() if line.startswith("[") else section
+        if section == "[led]" and re.match(r"(red|green|blue|active_low)\s*=", line):
+            continue
+        conf.append(line)
+        if line.strip() == "[led]":
+            conf.append('class = "dosetap"')
+    g.ssh("cat > /etc/boxd/boxd-kled.toml", input="\n".join(conf) + "\n")
+    kernel_rate = quiet_night_wakeups(g, "/etc/boxd/boxd-kled.toml")
+    pattern = g.ssh(f"cat {leds}/pattern", check=False).stdout.strip()
+    said = g.ssh("journalctl -u boxd -b --no-pager -o cat | grep -E '^LED' | tail -n 3", check=False).stdout.strip()
+    check(pattern == "1 150 1 0 0 2850 0 0" and "the kernel plays its patterns (dosetap)" in said, problems,
+          f"after Dose 1: pattern {pattern!r}; boxd said {said!r}")
+    uled = [(float(m.group(1)), int(m.group(2))) for m in re.finditer(r"ULED t=([0-9.]+) b=(\d+)", g.ssh("cat /run/vbox/uled.txt").stdout)]
+    # The last 20 s of the quiet night: whole lit runs and the time from one to the next.
+    end = uled[-1][0] if uled else 0.0
+    ons = [(t, nxt - t) for (t, b), (nxt, _) in zip(uled, uled[1:]) if b == 1 and t > end - 20]
+    lit = [round(d * 1000) for _, d in ons]
+    gaps = [round((b[0] - a[0]) * 1000) for a, b in zip(ons, ons[1:])]
+    check(len(ons) >= 5 and all(100 <= d <= 250 for d in lit) and all(2800 <= x <= 3200 for x in gaps), problems,
+          f"the kernel's slow pulse: lit {lit} ms, every {gaps} ms")
+    figs.append(f"boxd wrote the slow pulse once ({pattern!r}); the kernel lit it {len(ons)} times in 20 s, "
+                f"{min(lit, default=0)}-{max(lit, default=0)} ms, every {min(gaps, default=0)}-{max(gaps, default=0)} ms")
+    g.ssh("systemctl stop boxd")
+    dark = g.ssh(f"cat {leds}/pattern", check=False).stdout.strip()
+    last = [m.group(1) for m in re.finditer(r"b=(\d+)", g.ssh("cat /run/vbox/uled.txt").stdout)][-1:]
+    check(dark == "0 3600000 0 0" and last == ["0"], problems, f"boxd stopped: pattern {dark!r}, last brightness {last}")
+    lines_rate = quiet_night_wakeups(g, "/etc/boxd/boxd.toml")
+    check(kernel_rate <= lines_rate - 0.4, problems,
+          f"boxd's wake-ups: {kernel_rate:.2f}/s with the kernel's LED, {lines_rate:.2f}/s on GPIO lines")
+    figs.append(f"boxd stopped: the LED dark ({dark!r}); boxd's wake-ups through 30 s of the night (watchdog included): "
+                f"{kernel_rate:.2f}/s with the kernel's LED, {lines_rate:.2f}/s with the LED on gpio-sim lines")
+    g.ssh("systemctl stop vbox-uled; rm -f /etc/boxd/boxd-kled.toml; vbox fresh", check=False)
+    return R.add("12 the LED played by the kernel (LED class, pattern trigger)", not problems,
+                 "; ".join(figs) + (f"; PROBLEMS: {'; '.join(problems)}" if problems else ""))
+
+
 def journal_cursor(g: Guest, unit: str) -> str:
     """Where `unit`'s journal ends now: a later `journal_wait` sees only what comes after."""
     m = re.search(r"-- cursor: (\S+)", g.ssh(f"journalctl -u {unit} -n 1 -o cat --show-cursor --no-pager", check=False).stdout)
@@ -2444,7 +2526,7 @@ def main() -> int:
     ap.add_argument("--deb", type=Path, default=None,
                     help="the .deb to install, whatever its .inputs stamp says (the log tells how it stands)")
     ap.add_argument("--shell", action="store_true", help="boot the installed guest and print the ssh command")
-    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 11 control (default: all)")
+    ap.add_argument("--only", nargs="*", help="scenarios to run: 1 2 3 4 5 6 7 8 9 10 11 12 control (default: all)")
     ap.add_argument("--reuse-disk", action="store_true", help="with --shell: boot the last run's disk as it is")
     ap.add_argument("--cmdline", default="", help="with --shell: extra kernel command-line words (vbox.nosound, vbox.nochip)")
     ap.add_argument("--cycles", type=int, default=20, help="power-cut cycles (default 20)")
@@ -2469,7 +2551,7 @@ def main() -> int:
     kernel = build_kernel()
     rootfs = build_rootfs()
     clean = build_clean_image(kernel, rootfs)
-    wanted = args.only or ["3", "1", "10", "11", "2", "4", "8", "7", "9", "5", "6", "control"]
+    wanted = args.only or ["3", "1", "10", "11", "2", "4", "8", "12", "7", "9", "5", "6", "control"]
     # The next revision is the upgrade's (scenario 7). On this machine's architecture it is made
     # ready for every run, as before, unless --deb names the package; another's (an hour to
     # build) is needed only for 7.
@@ -2486,11 +2568,11 @@ def main() -> int:
         (RUN / "results.txt").write_text("")
         installed = scenario_install(g)
         if installed:
-            for name in [n for n in wanted if n in ("3", "1", "10", "11", "2", "4", "8", "7", "9")]:
+            for name in [n for n in wanted if n in ("3", "1", "10", "11", "2", "4", "8", "12", "7", "9")]:
                 try:
                     {"3": scenario_systemd, "1": scenario_night, "2": scenario_gestures, "4": scenario_watchdog,
                      "8": scenario_members, "7": scenario_upgrade, "9": scenario_caregiver, "10": scenario_voice,
-                     "11": scenario_bedside}[name](g)
+                     "11": scenario_bedside, "12": scenario_kernel_led}[name](g)
                 except (GuestError, subprocess.TimeoutExpired, KeyError, TypeError, ValueError, AttributeError) as e:
                     R.add(f"{name} (crashed)", False, f"{type(e).__name__}: {e}")
         g.poweroff()

@@ -23,6 +23,11 @@
  *   vbox-helper led DIR LINES SECONDS
  *       Samples gpio-sim output lines (DIR/sim_gpioN/value for N in LINES, "22,23,24")
  *       every 2 ms and prints "LED t=... v=101" at each change (values in LINES order).
+ *   vbox-helper uled NAME SECONDS
+ *       Makes an LED class device NAME (max_brightness 1) through /dev/uleds, the kernel's
+ *       user-space LED driver, holds it for SECONDS (the device goes with the descriptor) and
+ *       prints "ULED t=... b=N" each time the kernel sets its brightness: what a gpio LED
+ *       would show, set by whatever trigger runs it. "ULED ready" once it exists.
  *   vbox-helper say TEXT...
  *       Writes one line to the results port and waits until it was sent (tcdrain), so a
  *       line the guest printed before a power cut is in the host's file. The port is the
@@ -42,6 +47,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,6 +131,37 @@ static int cmd_led(int argc, char **argv) {
         struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
     }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- uled */
+
+/* <linux/uleds.h>, which not every libc's kernel headers carry. */
+struct vbox_uleds_user_dev {
+    char name[64];
+    int max_brightness;
+};
+
+static int cmd_uled(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: uled NAME SECONDS\n"); return 2; }
+    int fd = open("/dev/uleds", O_RDWR);
+    if (fd < 0) { fprintf(stderr, "uled: /dev/uleds: %s\n", strerror(errno)); return 1; }
+    struct vbox_uleds_user_dev dev = {.max_brightness = 1};
+    snprintf(dev.name, sizeof dev.name, "%s", argv[0]);
+    if (write(fd, &dev, sizeof dev) != (ssize_t)sizeof dev) { fprintf(stderr, "uled: register: %s\n", strerror(errno)); return 1; }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("ULED ready t=%.6f\n", mono_now());
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    double end = mono_now() + atof(argv[1]);
+    while (!stop_requested && mono_now() < end) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int left = (int)((end - mono_now()) * 1000) + 1;
+        if (poll(&p, 1, left > 0 ? left : 1) <= 0) continue;
+        int b;
+        if (read(fd, &b, sizeof b) == (ssize_t)sizeof b) printf("ULED t=%.6f b=%d\n", mono_now(), b);
+    }
+    close(fd);
     return 0;
 }
 
@@ -557,7 +594,7 @@ static int cmd_analyse(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: vbox-helper press|capture|analyse|led|say|tty|adjtimex ...\n");
+        fprintf(stderr, "usage: vbox-helper press|capture|analyse|led|uled|say|tty|adjtimex ...\n");
         return 2;
     }
     const char *cmd = argv[1];
@@ -567,6 +604,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc, argv);
     if (strcmp(cmd, "analyse") == 0) return cmd_analyse(argc, argv);
     if (strcmp(cmd, "led") == 0) return cmd_led(argc, argv);
+    if (strcmp(cmd, "uled") == 0) return cmd_uled(argc, argv);
     if (strcmp(cmd, "say") == 0) return cmd_say(argc, argv);
     if (strcmp(cmd, "tty") == 0) return printf("%s\n", results_tty()) < 0;
     if (strcmp(cmd, "adjtimex") == 0) return cmd_adjtimex(argc, argv);
