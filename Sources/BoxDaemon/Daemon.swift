@@ -77,7 +77,8 @@ public final class Daemon: Sendable {
         lock = try StateDirectoryLock.acquire(options.stateDirectory)
         // The clock and the log need nothing of the config (but the demo's clock, its zone). On a
         // new box the log is made and migrated on a thread of its own while the config is vetted
-        // in its child and espeak-ng starts (#34, the start). A log that exists opens after the
+        // in its child and espeak-ng starts (#34, the start); the thread starts once the child is
+        // forked (a fork needs a process of one thread). A log that exists opens after the
         // config, as ever: a recovery it needs is then never reported by a start that a bad
         // config ends.
         let newBox = !FileManager.default.fileExists(atPath: options.stateDirectory.appendingPathComponent(NightLog.fileName).path)
@@ -86,10 +87,12 @@ public final class Daemon: Sendable {
         case .sim(let start, _): SimClock(start: start, stateFile: SimClockFile(directory: options.stateDirectory).url)
         case .fast: nil
         }
-        let opening = newBox ? early.map { LogOpening(stateDirectory: options.stateDirectory, now: $0.now().wall) } : nil
+        var opening: LogOpening?
         var config: BoxConfig
         do {
-            config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices())
+            config = try BoxConfig.load(path: options.configPath, isolation: options.configIsolation, voices: EspeakVoices()) {
+                if newBox, let early { opening = LogOpening(stateDirectory: options.stateDirectory, now: early.now().wall) }
+            }
         } catch {
             _ = opening?.result() // a bad config stops the start; the new log is never left half-made
             throw error

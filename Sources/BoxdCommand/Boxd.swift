@@ -12,19 +12,35 @@ import SystemdSupport
 public struct Boxd: AsyncParsableCommand {
     public init() {}
 
-    /// boxd's entry (its main.swift, and dosetap-box's): ArgumentParser's asynchronous main,
-    /// spelled out, because `Boxd.main()` called from top-level code resolves to the synchronous
-    /// one, which refuses an asynchronous command. On the main actor, as top-level code is: so
-    /// that nothing runs on Swift's global executor before `QuietRuntime.install()` has run.
+    /// boxd's entry (its main.swift, and dosetap-box's), from synchronous top-level code on the
+    /// main thread. Everything up to the Daemon, the config's vetting included, runs on this one
+    /// thread: the vetting child can then be a fork of this process (TOMLIsolation: about a
+    /// millisecond, where starting the program again took some 14 ms). Then the rest runs on
+    /// the main actor, whose queue dispatchMain() serves, as an asynchronous main's is.
+    /// `QuietRuntime.install()` comes first: nothing may run on Swift's global executor before.
     @MainActor
-    public static func runAsMain() async {
+    public static func start() -> Never {
         QuietRuntime.install() // boxd's jobs and sleeps never start libdispatch's pool and its monitor
+        let prepared: Prepared
         do {
-            var command = try await asyncParseAsRoot()
-            if var command = command as? AsyncParsableCommand { try await command.run() } else { try command.run() }
+            var command = try parseAsRoot()
+            guard let boxd = command as? Boxd else {
+                try command.run() // ArgumentParser's own (help): it throws what exit(withError:) prints
+                exit()
+            }
+            prepared = try boxd.prepare()
         } catch {
             exit(withError: error)
         }
+        Task { @MainActor in
+            do {
+                try await prepared.run()
+            } catch {
+                exit(withError: error)
+            }
+            exit()
+        }
+        dispatchMain()
     }
 
     public static let configuration = CommandConfiguration(
@@ -120,6 +136,39 @@ public struct Boxd: AsyncParsableCommand {
     }
 
     public func run() async throws {
+        try await prepare().run()
+    }
+
+    /// What `prepare()` leaves to the asynchronous part.
+    enum Prepared {
+        case done
+        case demo(DaemonOptions, speed: Double)
+        case daemon(Daemon)
+
+        func run() async throws {
+            switch self {
+            case .done:
+                return
+            case .demo(let options, let speed):
+                try await Demo.run(options: options, speed: speed)
+            case .daemon(let daemon):
+                do {
+                    try await daemon.run()
+                } catch let error as ConfigError {
+                    FileHandle.standardError.write(Data("\(error)\n".utf8))
+                    throw ExitCode(2)
+                } catch {
+                    FileHandle.standardError.write(Data("boxd: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
+            }
+        }
+    }
+
+    /// The start, on the calling thread alone: the logger, the config (checked, with
+    /// --check-config, and then done) and the Daemon, which vets and loads the config and opens
+    /// the log and the devices.
+    func prepare() throws -> Prepared {
         if let path = vetConfigStdin { TOMLIsolation.runChild(path: path) }
         let env = ProcessInfo.processInfo.environment
         let level: Logger.Level = verbose ? .debug : .info
@@ -134,7 +183,7 @@ public struct Boxd: AsyncParsableCommand {
                 try c.caregiverLink?.checkTLSFiles(mustRead: false)
                 let note = try c.checkHardware()
                 print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
-                return
+                return .done
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 throw ExitCode(2)
@@ -151,13 +200,9 @@ public struct Boxd: AsyncParsableCommand {
         options.clock = try parseClock()
         options.audio = try parseAudio()
 
-        if demo {
-            try await Demo.run(options: options, speed: speed)
-            return
-        }
+        if demo { return .demo(options, speed: speed) }
         do {
-            let daemon = try Daemon(options: options, logger: logger)
-            try await daemon.run()
+            return .daemon(try Daemon(options: options, logger: logger))
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(2)

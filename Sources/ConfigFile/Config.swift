@@ -94,10 +94,13 @@ public struct BoxConfig: Sendable {
 
     /// Loads `path`, or the embedded default when `path` is nil. boxd passes `.boxd`: a
     /// file's text is parsed in a child process first (see `TOMLIsolation`); and its voices.
+    /// `meanwhile`: see `TOMLIsolation.vet`.
     public static func load(path: String?, isolation: TOMLIsolation, rules: DoseConstants = .box,
-                            voices: (any VoiceCatalog)? = nil) throws(ConfigError) -> BoxConfig {
-        guard let path else { return try parse(embeddedDefault, path: nil, isolation: .inProcess, rules: rules, voices: voices) }
-        return try parse(try readText(path), path: path, isolation: isolation, rules: rules, voices: voices)
+                            voices: (any VoiceCatalog)? = nil, meanwhile: () -> Void = {}) throws(ConfigError) -> BoxConfig {
+        guard let path else {
+            return try parse(embeddedDefault, path: nil, isolation: .inProcess, rules: rules, voices: voices, meanwhile: meanwhile)
+        }
+        return try parse(try readText(path), path: path, isolation: isolation, rules: rules, voices: voices, meanwhile: meanwhile)
     }
 
     /// The file's text, or a plain one-line reason ("is a directory", "no such file",
@@ -140,13 +143,14 @@ public struct BoxConfig: Sendable {
     /// boxd's place (`isolation`), then the parse and every rule (`Reader`). `.inProcess` is for
     /// text that cannot stop the parser (the embedded default) and for tests.
     public static func parse(_ text: String, path: String?, isolation: TOMLIsolation = .inProcess,
-                             rules: DoseConstants = .box, voices: (any VoiceCatalog)? = nil) throws(ConfigError) -> BoxConfig {
+                             rules: DoseConstants = .box, voices: (any VoiceCatalog)? = nil,
+                             meanwhile: () -> Void = {}) throws(ConfigError) -> BoxConfig {
         do {
             try TOMLPrecheck.check(text)
         } catch {
             throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(error.line), column \(error.column): \(error.message)")
         }
-        try isolation.vet(text, path: path)
+        try isolation.vet(text, path: path, meanwhile: meanwhile)
         return try parsePrechecked(text, path: path, rules: rules, voices: voices)
     }
 

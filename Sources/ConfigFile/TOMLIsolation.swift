@@ -44,34 +44,47 @@ public enum TOMLIsolation: Sendable, Equatable {
     static let timeoutSeconds = 30.0
 
     /// Throws when the parser cannot read `text` to the end without dying. Does nothing `.inProcess`.
-    func vet(_ text: String, path: String?) throws(ConfigError) {
+    /// `meanwhile` runs once the child is on its way (at once when there is none), so that work
+    /// that needs no config does not wait for it; not when the child could not be started.
+    func vet(_ text: String, path: String?, meanwhile: () -> Void = {}) throws(ConfigError) {
         switch self {
         case .inProcess:
-            return
+            meanwhile()
         case .child(let executable):
-            try Self.vetInChild(executable, text, path: path)
+            _ = try Self.vetInChild(executable, text, path: path, meanwhile: meanwhile)
         case .remembered(let executable, let stamp):
             let vetted = VettedStamp(text: text)
-            if vetted.isRecorded(at: stamp) { return }
-            try Self.vetInChild(executable, text, path: path)
-            vetted.record(at: stamp)
+            if vetted.isRecorded(at: stamp) { return meanwhile() }
+            let way = try Self.vetInChild(executable, text, path: path, meanwhile: meanwhile)
+            VettedStamp(text: text, way: way).record(at: stamp)
         }
     }
 
-    private static func vetInChild(_ executable: String, _ text: String, path: String?) throws(ConfigError) {
+    /// How the child came to be: a fork of this process, or this program started again.
+    enum Way: String, CaseIterable {
+        case fork
+        case exec
+    }
+
+    private static func vetInChild(_ executable: String, _ text: String, path: String?,
+                                   meanwhile: () -> Void) throws(ConfigError) -> Way {
         let name = path ?? "config"
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maxBytes else {
             throw ConfigError("", "\(name): \(bytes.count) bytes is too large for a config (at most \(Self.maxBytes); a boxd.toml is a few dozen lines)")
         }
         let outcome: Outcome
+        let way: Way = executable == thisProgram && isSingleThreaded() ? .fork : .exec
         do {
-            outcome = try Self.run(executable, arguments: [Self.childFlag, path ?? ""], stdin: bytes)
+            let pid = way == .fork ? try Self.forkParsing(text, path: path)
+                : try Self.spawn(executable, arguments: [Self.childFlag, path ?? ""], stdin: bytes)
+            meanwhile()
+            outcome = try Self.wait(for: pid)
         } catch {
             throw ConfigError("", "\(name): cannot check the file: \(error.reason)")
         }
         switch outcome {
-        case .exited(0): return
+        case .exited(0): return way
         case .exited(let code):
             throw ConfigError("", "\(name): cannot check the file: \(executable) \(Self.childFlag) exited with status \(code)")
         case .signalled(let signal) where Self.crashSignals.contains(signal):
@@ -81,6 +94,31 @@ public enum TOMLIsolation: Sendable, Equatable {
         case .hung:
             throw ConfigError("", "\(name): not valid TOML: the TOML parser did not finish within \(Int(Self.timeoutSeconds)) s")
         }
+    }
+
+    /// Whether this process has one thread (`Threads:` of /proc/self/status). Only then may it
+    /// fork a child that runs Swift: a lock another thread held at the fork would stay held in
+    /// the child.
+    static func isSingleThreaded() -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return false }
+        return status.split(separator: "\n").contains("Threads:\t1")
+    }
+
+    /// The child as a fork(2) of this process: this program as it stands, so it parses at once
+    /// (about a millisecond; a new process takes a whole start, some 14 ms). It dies as the parser
+    /// makes it (the default action for every crash signal) or exits 0, and says nothing.
+    static func forkParsing(_ text: String, path: String?) throws(SpawnError) -> pid_t {
+        let pid = fork()
+        guard pid >= 0 else { throw SpawnError("fork", errno) }
+        guard pid == 0 else { return pid }
+        for sig in crashSignals { signal(sig, nil) } // SIG_DFL: no handler of the parent's runs here
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 {
+            dup2(null, 1)
+            dup2(null, 2)
+        }
+        _ = try? BoxConfig.parsePrechecked(text, path: path)
+        _exit(0)
     }
 
     /// The child's side: parses the text on stdin as `BoxConfig.parse` does after the precheck
@@ -109,6 +147,10 @@ public enum TOMLIsolation: Sendable, Equatable {
     /// the user's business; the message above is), and an environment of one variable that
     /// keeps Swift's backtracer out of a crashing child.
     static func run(_ executable: String, arguments: [String], stdin bytes: [UInt8]) throws(SpawnError) -> Outcome {
+        try wait(for: try spawn(executable, arguments: arguments, stdin: bytes))
+    }
+
+    static func spawn(_ executable: String, arguments: [String], stdin bytes: [UInt8]) throws(SpawnError) -> pid_t {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw SpawnError("pipe", errno) }
         defer { close(fds[0]) }
@@ -136,7 +178,11 @@ public enum TOMLIsolation: Sendable, Equatable {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard rc == 0 else { throw SpawnError("cannot start \(executable)", rc) }
+        return pid
+    }
 
+    /// Until the child ends, or at most `timeoutSeconds` (then it is killed: hung).
+    static func wait(for pid: pid_t) throws(SpawnError) -> Outcome {
         var status: Int32 = 0
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while true {

@@ -12,29 +12,37 @@ import Glibc
 /// read or written only means the next start vets the text again.
 struct VettedStamp {
     static let fileName = "config-vetted"
-    /// The note's one line; nil when the program cannot say who it is (then nothing is remembered).
-    let line: String?
+    /// The note's one line, without the way and the newline; nil when the program cannot say
+    /// who it is (then nothing is remembered).
+    let core: String?
+    /// How the child came to be, at the end of the line: for the tests and whoever reads it.
+    let way: TOMLIsolation.Way?
 
-    init(text: String, program: String = TOMLIsolation.thisProgram) {
+    init(text: String, program: String = TOMLIsolation.thisProgram, way: TOMLIsolation.Way? = nil) {
+        self.way = way
         var st = stat()
         guard stat(program, &st) == 0 else {
-            line = nil
+            core = nil
             return
         }
         let bytes = Array(text.utf8)
         let (crc, adler) = bytes.withUnsafeBufferPointer { b in
             (crc32(0, b.baseAddress, uInt(b.count)), adler32(1, b.baseAddress, uInt(b.count)))
         }
-        line = "vetted by \(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec): "
-            + "\(bytes.count) bytes, crc32 \(String(crc, radix: 16)), adler32 \(String(adler, radix: 16))\n"
+        core = "vetted by \(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec): "
+            + "\(bytes.count) bytes, crc32 \(String(crc, radix: 16)), adler32 \(String(adler, radix: 16))"
     }
 
+    /// Whether the note is this text's and this program's, however its child came to be.
     func isRecorded(at path: String) -> Bool {
-        line != nil && (try? String(contentsOfFile: path, encoding: .utf8)) == line
+        guard let core, let note = try? String(contentsOfFile: path, encoding: .utf8), note.hasPrefix(core) else { return false }
+        let rest = note.dropFirst(core.count)
+        return rest == "\n" || TOMLIsolation.Way.allCases.contains { rest == " (\($0.rawValue))\n" }
     }
 
     func record(at path: String) {
-        guard let line else { return }
+        guard let core else { return }
+        let line = core + (way.map { " (\($0.rawValue))" } ?? "") + "\n"
         try? Data(line.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -2,4 +2,4 @@
 // the multi-call dosetap-box instead (Sources/dosetap-box).
 import BoxdCommand
 
-await Boxd.runAsMain()
+Boxd.start()

@@ -37,7 +37,7 @@ struct OtherName: ParsableCommand {
 
 switch OtherName.called {
 case "boxd":
-    await Boxd.runAsMain()
+    Boxd.start()
 case "boxctl":
     Boxctl.main()
 case "boxd-mqtt":
