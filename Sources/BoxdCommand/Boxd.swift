@@ -154,15 +154,21 @@ public struct Boxd: AsyncParsableCommand {
             case .daemon(let daemon):
                 do {
                     try await daemon.run()
-                } catch let error as ConfigError {
-                    FileHandle.standardError.write(Data("\(error)\n".utf8))
-                    throw ExitCode(2)
                 } catch {
-                    FileHandle.standardError.write(Data("boxd: \(error)\n".utf8))
-                    throw ExitCode(1)
+                    throw Boxd.told(error)
                 }
             }
         }
+    }
+
+    /// Says why the daemon stops, on stderr, and gives its exit code: 2 for the config, else 1.
+    static func told(_ error: any Error) -> ExitCode {
+        if let error = error as? ConfigError {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return ExitCode(2)
+        }
+        FileHandle.standardError.write(Data("boxd: \(error)\n".utf8))
+        return ExitCode(1)
     }
 
     /// The start, on the calling thread alone: the logger, the config (checked, with
@@ -203,12 +209,8 @@ public struct Boxd: AsyncParsableCommand {
         if demo { return .demo(options, speed: speed) }
         do {
             return .daemon(try Daemon(options: options, logger: logger))
-        } catch let error as ConfigError {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(2)
         } catch {
-            FileHandle.standardError.write(Data("boxd: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw Self.told(error)
         }
     }
 }
