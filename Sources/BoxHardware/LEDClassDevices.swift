@@ -65,9 +65,10 @@ public final class SysfsLEDClass: LEDClassDevice {
 
     /// One write of the whole value: sysfs takes an attribute in a single write.
     private func put(_ text: String, _ fd: Int32, _ file: String) throws(LEDClassError) {
-        let n = text.withCString { pwrite(fd, $0, strlen($0), 0) }
-        guard n >= 0 else {
-            throw LEDClassError("writing \(directory)/\(file): \(String(cString: strerror(errno)))"
+        let count = text.utf8.count
+        let n = text.withCString { pwrite(fd, $0, count, 0) }
+        guard n == count else {
+            throw LEDClassError("writing \(directory)/\(file): \(n < 0 ? String(cString: strerror(errno)) : "\(n) of \(count) bytes")"
                                 + " (the trigger was changed? the LED keeps its last pattern)")
         }
     }

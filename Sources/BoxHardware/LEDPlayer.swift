@@ -128,13 +128,25 @@ public final class LEDPlayer: Sendable {
     /// Hands a pattern output its pattern unless it already plays it (`restart`: even then), and
     /// nothing once stopped. Written under the lock, so that the thread's last pattern cannot
     /// land after `stop()`'s dark one and blink on with boxd gone.
-    func play(_ p: Playing, restart: Bool = false) {
+    /// Returns false when the LED refused it: it is then not taken as playing, and the thread
+    /// tries again after `retryInterval` (a device that went away, or is not there yet).
+    @discardableResult
+    func play(_ p: Playing, restart: Bool = false) -> Bool {
         state.withLock { s in
-            guard s.running, s.playing != p || restart else { return }
-            s.playing = p
-            try? patterns?.play(p.pattern, once: p.once)
+            guard s.running, s.playing != p || restart else { return true }
+            do {
+                try patterns?.play(p.pattern, once: p.once)
+                s.playing = p
+                return true
+            } catch {
+                s.playing = nil
+                return false
+            }
         }
     }
+
+    /// How soon a pattern the LED refused is written again (only while it refuses).
+    public static let retryInterval: Duration = .seconds(10)
 
     /// For a pattern output: what should play now, and how long until a flash ends.
     private func due(_ s: inout State, now: ContinuousClock.Instant) -> (Playing, Duration?) {
@@ -163,8 +175,8 @@ public final class LEDPlayer: Sendable {
                     return (p, next, s.running)
                 }
                 guard running else { return }
-                play(playing)
-                sleep(next, &buffer)
+                let shown = play(playing)
+                sleep(shown ? next : min(next ?? Self.retryInterval, Self.retryInterval), &buffer)
                 continue
             }
             let (color, next, running) = state.withLock { s -> (LEDColor, Duration?, Bool) in

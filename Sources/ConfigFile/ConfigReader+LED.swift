@@ -1,9 +1,9 @@
 import TOMLKit
 
 extension BoxConfig {
-    /// What an LED class device of `[led]` must be named: the packaged udev rule and unit give
-    /// boxd the pattern files of these devices only.
-    public static let ledClassPrefix = "dosetap"
+    /// The names an LED class device of `[led]` may have: the packaged unit lets boxd write to
+    /// these devices only (its ReadWritePaths=), and the udev rule gives group gpio their files.
+    public static let ledClassNames = ["dosetap", "dosetap-red", "dosetap-green", "dosetap-blue"]
 }
 
 extension Reader {
@@ -49,16 +49,19 @@ extension Reader {
         for c in ["class_red", "class_green", "class_blue"] where led[c] == nil {
             throw ConfigError("led.\(c)", "is required for an RGB LED of LED class devices (or give led.class for a single LED)")
         }
-        return .classRGB(red: try className(led, "class_red"), green: try className(led, "class_green"), blue: try className(led, "class_blue"))
+        let (r, g, b) = (try className(led, "class_red"), try className(led, "class_green"), try className(led, "class_blue"))
+        guard Set([r, g, b]).count == 3 else {
+            throw ConfigError("led", "class_red, class_green and class_blue must name three devices, not \(r), \(g) and \(b)")
+        }
+        return .classRGB(red: r, green: g, blue: b)
     }
 
     /// A name under /sys/class/leds that the packaged rule and unit cover.
     private mutating func className(_ led: TOMLTable, _ key: String) throws(ConfigError) -> String {
         let name = try string(led, "led", key, default: "")
-        let prefix = BoxConfig.ledClassPrefix
-        guard name.hasPrefix(prefix), !name.contains("/"), name.utf8.count <= 64 else {
-            throw ConfigError("led.\(key)", "\"\(name)\" is not usable: name the LED \(prefix), \(prefix)-red and so on "
-                              + "(at most 64 bytes, no /): the packaged udev rule and unit give boxd only LEDs named \(prefix)*")
+        guard BoxConfig.ledClassNames.contains(name) else {
+            throw ConfigError("led.\(key)", "\"\(name)\" is not one of \(BoxConfig.ledClassNames.joined(separator: ", ")): the packaged "
+                              + "unit lets boxd write only to these LEDs (label the overlay's LED so)")
         }
         return name
     }

@@ -97,8 +97,10 @@ import Testing
         ("[led]\nclass = \"dosetap\"\nline = 22", "led: give GPIO lines (line) or LED class devices (class), not both"),
         ("[led]\nclass = \"dosetap\"\nclass_red = \"dosetap-red\"", "led: give either class (a single LED) or class_red, class_green and class_blue (an RGB LED), not both"),
         ("[led]\nclass_red = \"dosetap-red\"\nclass_green = \"dosetap-green\"", "led.class_blue: is required for an RGB LED of LED class devices (or give led.class for a single LED)"),
-        ("[led]\nclass = \"led0\"", "led.class: \"led0\" is not usable: name the LED dosetap, dosetap-red and so on"),
-        ("[led]\nclass = \"dosetap/../led0\"", "led.class: \"dosetap/../led0\" is not usable"),
+        ("[led]\nclass = \"led0\"", "led.class: \"led0\" is not one of dosetap, dosetap-red, dosetap-green, dosetap-blue: the packaged unit lets boxd write only to these LEDs"),
+        ("[led]\nclass = \"dosetap/../led0\"", "led.class: \"dosetap/../led0\" is not one of dosetap,"),
+        ("[led]\nclass = \"dosetap-led\"", "led.class: \"dosetap-led\" is not one of dosetap,"),
+        ("[led]\nclass_red = \"dosetap\"\nclass_green = \"dosetap\"\nclass_blue = \"dosetap-blue\"", "led: class_red, class_green and class_blue must name three devices, not dosetap, dosetap and dosetap-blue"),
         ("[led]\nclass = 7", "led.class: must be a string"),
         ("[led]\nclass = \"dosetap\"\nactive_low = true", "led.active_low: is for LEDs on GPIO lines; an LED class device's polarity is set where it is defined"),
         // An empty quoted key still names itself (the fuzz target's rule: a key or the file, always).

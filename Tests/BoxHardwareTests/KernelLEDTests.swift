@@ -1,6 +1,7 @@
-import BoxHardware
+@testable import BoxHardware
 import DoseCore
 import Foundation
+import Synchronization
 import Testing
 
 /// The LED as the kernel's pattern trigger plays it: what boxd writes, once per pattern.
@@ -60,6 +61,34 @@ import Testing
     }
 }
 
+/// A device that refuses until it is mended (its files gone, then made again).
+final class RefusingLEDClass: LEDClassDevice {
+    let name = "dosetap"
+    let maxBrightness = 1
+    let mended = Mutex(false)
+    let inner = SimulatedLEDClass(name: "dosetap")
+    func write(pattern: String, repeatCount: Int) throws {
+        guard mended.withLock({ $0 }) else { throw LEDClassError("gone") }
+        try inner.write(pattern: pattern, repeatCount: repeatCount)
+    }
+}
+
+@Suite struct RefusedPatternTests {
+    /// A refused pattern is not taken as shown: the same pattern is written again (the thread
+    /// does so every `retryInterval` while the LED refuses).
+    @Test func aRefusedPatternIsWrittenAgain() {
+        let die = RefusingLEDClass()
+        let player = LEDPlayer(output: KernelLED(.single(die)), animate: false)
+        let pulse = LEDPlayer.Playing(pattern: .slowPulse, once: false)
+        #expect(!player.play(pulse))
+        #expect(die.inner.written.isEmpty)
+        die.mended.withLock { $0 = true }
+        #expect(player.play(pulse))
+        #expect(player.play(pulse)) // shown: nothing to write
+        #expect(die.inner.written.count == 1)
+    }
+}
+
 /// An LED class device in sysfs, on a directory shaped like one.
 @Suite struct SysfsLEDClassTests {
     static func device(trigger: String, files: Bool = true) throws -> URL {
@@ -69,7 +98,7 @@ import Testing
         try trigger.write(to: led.appendingPathComponent("trigger"), atomically: true, encoding: .utf8)
         try "255\n".write(to: led.appendingPathComponent("max_brightness"), atomically: true, encoding: .utf8)
         if files {
-            for f in ["pattern", "repeat"] { FileManager.default.createFile(atPath: led.appendingPathComponent(f).path, contents: nil) }
+            for f in ["pattern", "repeat"] { _ = FileManager.default.createFile(atPath: led.appendingPathComponent(f).path, contents: nil) }
         }
         return dir
     }
