@@ -7,7 +7,7 @@ import Synchronization
 /// The LED of `[led] class…`, on the kernel's LED class devices. A device that is missing or
 /// not ready when boxd starts (its module not loaded yet, the udev rule not run), or whose files
 /// went away (its trigger chosen again, the module reloaded), does not stop the box: it is
-/// opened again at the next pattern (the player retries a refused one every 10 s), and each new
+/// opened again at the next pattern (the player retries a refused one every `LEDPlayer.retryInterval`), and each new
 /// reason is logged.
 final class ClassLED: LEDPatternOutput {
     let config: BoxConfig
@@ -24,7 +24,7 @@ final class ClassLED: LEDPatternOutput {
             logger.notice("LED: the kernel plays its patterns (\(led.devices.map(\.name).joined(separator: ", ")))")
         } catch {
             state.withLock { $0.error = "\(error)" }
-            logger.error("LED unavailable (tried again at the next pattern, or in 10 s): \(error)")
+            logUnavailable("\(error)")
         }
     }
 
@@ -59,7 +59,7 @@ final class ClassLED: LEDPatternOutput {
                 defer { s = (nil, reason) }
                 return s.error != reason
             }
-            if changed { logger.error("LED unavailable (tried again at the next pattern, or in 10 s): \(reason)") }
+            if changed { logUnavailable(reason) }
             throw error
         }
         let recovered = state.withLock { s -> Bool in
@@ -67,5 +67,9 @@ final class ClassLED: LEDPatternOutput {
             return s.error != nil
         }
         if recovered { logger.notice("LED: the kernel's LED works now") }
+    }
+
+    private func logUnavailable(_ reason: String) {
+        logger.error("LED unavailable (tried again at the next pattern, or in \(LEDPlayer.retryInterval)): \(reason)")
     }
 }
