@@ -181,11 +181,13 @@ public final class NightLog: Sendable {
         }
         do {
             // GRDB's WAL setup runs after prepareDatabase and sets synchronous = NORMAL on the
-            // writer. The migrations run so, without a sync each (a new log: 18 of them, most of a
-            // first start's time, #34): WAL with NORMAL never corrupts, a power cut can only undo
-            // the last migrations, which then run again at the next start. Then FULL again, so the
-            // writer fsyncs each commit; and a checkpoint, which syncs the migrations before
-            // anything (the witness file) is written from them.
+            // writer. The schema is made so, without a sync each (#34): WAL with NORMAL never
+            // corrupts, a power cut can only undo the last migrations, which then run again at
+            // the next start. A new file gets the current schema in one transaction; an older
+            // log runs the migrations it lacks. Then FULL again, so the writer fsyncs each
+            // commit; and a checkpoint, which syncs the schema before anything (the witness
+            // file) is written from it.
+            try Schema.makeCurrentIfEmpty(pool)
             try Schema.migrator.migrate(pool)
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")

@@ -8,7 +8,7 @@ extension Schema {
     static func registerCheckInFlagsV15(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v15-checkin-narcolepsy-flags") { db in
             try db.execute(sql: NarcolepsyFlag.allCases.map {
-                "ALTER TABLE morning_checkins ADD COLUMN \($0.rawValue) INTEGER NOT NULL DEFAULT 0 CHECK (\($0.rawValue) IN (0, 1));"
+                "ALTER TABLE morning_checkins ADD COLUMN \(checkInFlagColumn($0));"
             }.joined(separator: "\n"))
         }
     }

@@ -11,6 +11,7 @@ import NightLog
 //                                         into DIR/nightlog.sqlite and exit.
 //   NightLogBench dose-commit             only the figures of a dose's write (DoseCommit.swift);
 //                                         LD_PRELOAD=slowsync.so (Tests/VirtualBox) for an SD card.
+//   NightLogBench first-open              only the figure of a new log's making (FirstOpen.swift).
 
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "crash-writer" {
@@ -21,6 +22,10 @@ if arguments.count >= 2, arguments[1] == "generate" {
 }
 if arguments.count >= 2, arguments[1] == "dose-commit" {
     do { try doseCommitFigures() } catch { print("benchmark failed: \(error)"); exit(1) }
+    exit(0)
+}
+if arguments.count >= 2, arguments[1] == "first-open" {
+    do { try firstOpenFigure() } catch { print("benchmark failed: \(error)"); exit(1) }
     exit(0)
 }
 exit(benchmark())
@@ -290,6 +295,7 @@ func benchmark() -> Int32 {
         print("")
         print("file size: \(dbBytes) bytes (\(String(format: "%.1f", Double(dbBytes) / 1_048_576)) MiB) + wal \(walBytes) bytes; export \(exportBytes) bytes")
         print(String(format: "export / 500 ms goal: %.2f (%@)", export.median / 500, export.median <= 500 ? "met" : "MISSED"))
+        try firstOpenFigure()
         try doseCommitFigures()
         return 0
     } catch {
