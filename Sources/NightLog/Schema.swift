@@ -3,7 +3,10 @@ import GRDB
 
 /// The schema, as named migrations. A migration is frozen once released: change the
 /// schema by appending a new one ("v2-…"), never by editing an old one, because boxes in
-/// the field have already run it.
+/// the field have already run it. A new log is made from `current` (Schema+Current.swift),
+/// which stands for the migrations up to `currentThrough`; the migrator runs any after it on a
+/// new log too, so a new migration is correct alone; bringing `current` up to it (sqlite_master's
+/// text of a migrated log; SchemaSnapshotTests shows what differs) keeps a new box's start fast.
 ///
 /// Names and event strings follow the schema seed (v6) and SSOT 3.0. Additions of our own:
 /// - `seq`: one sequence across all the record tables (notices too, from v7), assigned at append time, so records with
