@@ -208,9 +208,11 @@ public final class Daemon: Sendable {
     }
 
     /// espeak-ng in the configured language; without it the box still rings, and says why
-    /// it is silent in words once, in the journal.
+    /// it is silent in words once, in the journal. A language the config's vetting child found
+    /// needs no second asking: espeak-ng then loads with the first sentence.
     static func makeVoice(config: BoxConfig, logger: Logger) -> (any SpeechSynthesizer)? {
         guard config.voice.enabled else { return nil }
+        if config.voice.languageVouched { return EspeakVoice(vouchedFor: config.voice.language) }
         do {
             return try EspeakVoice(language: config.voice.language)
         } catch {

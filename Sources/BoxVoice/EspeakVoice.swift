@@ -13,6 +13,12 @@ public struct EspeakVoice: SpeechSynthesizer {
         self.language = language
     }
 
+    /// A language espeak-ng was asked about already (by the config's vetting child): espeak-ng
+    /// is loaded when the first sentence is made, not now.
+    public init(vouchedFor language: String) {
+        self.language = language
+    }
+
     public func clip(_ text: String, sampleRate: Int) throws -> SpeechClip {
         let r = try Synthesizer.shared.synthesize(text, voice: language)
         return SpeechClip(text: text, samples: Resample.linear(r.samples, from: r.sampleRate, to: sampleRate))

@@ -150,8 +150,11 @@ public struct BoxConfig: Sendable {
         } catch {
             throw ConfigError("", "\(path ?? "config"): TOML syntax error at line \(error.line), column \(error.column): \(error.message)")
         }
-        try isolation.vet(text, path: path, meanwhile: meanwhile)
-        return try parsePrechecked(text, path: path, rules: rules, voices: voices)
+        // The voice asked in the child (or its note) is not asked again here: see `vet`.
+        let vouched = try isolation.vet(text, path: path, voices: voices, meanwhile: meanwhile)
+        var config = try parsePrechecked(text, path: path, rules: rules, voices: vouched ? nil : voices)
+        config.voice.languageVouched = vouched
+        return config
     }
 
     /// What follows the precheck: toml++ and the rules. The isolation child runs exactly this.
@@ -235,6 +238,9 @@ public struct VoiceConfig: Sendable, Hashable {
     public var clock = ClockStyle.twelveHour
     /// The stay-in-bed reminder after each dose (the seeds' safety protocol).
     public var stayInBed = true
+    /// Not from the file: espeak-ng knew `language` when the config's vetting child asked it
+    /// (`TOMLIsolation.vet`), so boxd loads espeak-ng when it first speaks, not at its start.
+    public var languageVouched = false
 
     public init() {}
 }

@@ -18,8 +18,13 @@ struct VettedStamp {
     /// How the child came to be, at the end of the line: for the tests and whoever reads it.
     let way: TOMLIsolation.Way?
 
-    init(text: String, program: String = TOMLIsolation.thisProgram, way: TOMLIsolation.Way? = nil) {
+    /// Whether the child found espeak-ng's voice for the text's `voice.language` (or the voice is
+    /// off): written ", voice" after the way; a restart then leaves espeak-ng unloaded until boxd speaks.
+    let voiceVouched: Bool
+
+    init(text: String, program: String = TOMLIsolation.thisProgram, way: TOMLIsolation.Way? = nil, voiceVouched: Bool = false) {
         self.way = way
+        self.voiceVouched = voiceVouched
         var st = stat()
         guard stat(program, &st) == 0 else {
             core = nil
@@ -33,16 +38,26 @@ struct VettedStamp {
             + "\(bytes.count) bytes, crc32 \(String(crc, radix: 16)), adler32 \(String(adler, radix: 16))"
     }
 
-    /// Whether the note is this text's and this program's, however its child came to be.
-    func isRecorded(at path: String) -> Bool {
-        guard let core, let note = try? String(contentsOfFile: path, encoding: .utf8), note.hasPrefix(core) else { return false }
+    /// What a note found says: the text got through, and whether the voice was vouched for.
+    struct Note {
+        let voiceVouched: Bool
+    }
+
+    /// nil when the note is not this text's and this program's, however its child came to be.
+    func recorded(at path: String) -> Note? {
+        guard let core, let note = try? String(contentsOfFile: path, encoding: .utf8), note.hasPrefix(core) else { return nil }
         let rest = note.dropFirst(core.count)
-        return rest == "\n" || TOMLIsolation.Way.allCases.contains { rest == " (\($0.rawValue))\n" }
+        if rest == "\n" { return Note(voiceVouched: false) }
+        for way in TOMLIsolation.Way.allCases {
+            if rest == " (\(way.rawValue))\n" { return Note(voiceVouched: false) }
+            if rest == " (\(way.rawValue), voice)\n" { return Note(voiceVouched: true) }
+        }
+        return nil
     }
 
     func record(at path: String) {
         guard let core else { return }
-        let line = core + (way.map { " (\($0.rawValue))" } ?? "") + "\n"
+        let line = core + (way.map { " (\($0.rawValue)\(voiceVouched ? ", voice" : ""))" } ?? "") + "\n"
         try? Data(line.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

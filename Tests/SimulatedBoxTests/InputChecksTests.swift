@@ -42,11 +42,38 @@ import TestSupport
         let note = rig.stateDir.appendingPathComponent("config-vetted")
         let first = try String(contentsOf: note, encoding: .utf8)
         #expect(first.hasPrefix("vetted by "))
-        // boxd is one thread until the config is vetted: its child is a fork, not a new process.
-        #expect(first.hasSuffix(" (fork)\n"), "\(first)")
+        // boxd is one thread until the config is vetted: its child is a fork, not a new process,
+        // and it asked espeak-ng for the voice's language (the default's "en").
+        #expect(first.hasSuffix(" (fork, voice)\n"), "\(first)")
         _ = rig.terminate()
         try rig.launch()
         #expect(try String(contentsOf: note, encoding: .utf8) == first)
+    }
+
+    /// espeak-ng (its library and the 30-odd it loads, some 5 MB) is not in boxd until boxd
+    /// speaks: the vetting child asked it for the language, and a restart reads the child's note.
+    @Test func espeakLoadsWithTheFirstSentenceNotAtTheStart() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("boxd.toml")
+        try Data("[voice]\nlanguage = \"en-us\"\n".utf8).write(to: config)
+        let rig = try BoxRig(args: ["--config", config.path], stateSubdirectory: "state")
+        defer { rig.cleanup() }
+        func espeakMapped() throws -> Bool {
+            let pid = try #require(rig.process?.processIdentifier)
+            let file = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+            let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+            try #require(maps.contains("[stack]"), "the maps were read")
+            return maps.contains("libespeak-ng")
+        }
+        for start in 1...2 { // a new box (the child asks), then a restart (its note says)
+            try rig.launch()
+            #expect(try !espeakMapped(), "start \(start)")
+            let said = try rig.boxctl(["say-status"])
+            #expect(said.exit == 0, "\(said.err)")
+            #expect(try espeakMapped(), "start \(start)")
+            _ = rig.terminate()
+        }
     }
 
     // MARK: - boxd --check-config
@@ -77,6 +104,8 @@ import TestSupport
         // Found by FuzzConfig at stop 23: toml++ aborts on it and the precheck does not know the
         // shape; the parser dies in boxd's child (TOMLIsolation) and boxd says so in one line.
         ("e=5\"\"\"--A--= 3]]", "boxd.toml: not valid TOML: the TOML parser gave up on this file (signal 6) without naming a line"),
+        // Asked of espeak-ng in the vetting child, worded by boxd as ever.
+        ("[voice]\nlanguage = \"klingon\"", "voice.language: espeak-ng has no voice named \"klingon\" (espeak-ng --voices lists them)"),
     ])
     func checkConfigRefusesWithOneLineNamingTheKey(toml: String, message: String) throws {
         let r = try Self.checkConfig(toml)
