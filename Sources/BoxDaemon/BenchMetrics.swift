@@ -1,17 +1,23 @@
 import DoseCore
 
 /// The benchmark's figures, kept by the engine as presses happen (`boxctl`'s bench
-/// namespace reads them): press edge -> LED acknowledgement written, and release edge ->
-/// single press committed, both on the edge clock.
+/// namespace reads them): press edge -> LED acknowledgement written, split where the engine
+/// takes the press up (before: the edge's way to the engine, its thread hops; after: the
+/// engine's answer, the reducer and the LED write), and release edge -> single press
+/// committed; all on the edge clock.
 struct BenchMetrics {
     var pressLatencies: [Duration] = []
+    var pressTakenUp: [Duration] = []
     var commitDelays: [Duration] = []
     var lastReleaseEdge: [String: Duration] = [:]
 
     mutating func released(_ button: String, at: Duration) { lastReleaseEdge[button] = at }
 
-    mutating func delivered(_ gesture: Gesture, button: String, edgeAt: Duration?, now: Duration) {
-        if gesture == .pressed, let edgeAt { pressLatencies.append(now - edgeAt) }
+    mutating func delivered(_ gesture: Gesture, button: String, edgeAt: Duration?, takenUp: Duration, now: Duration) {
+        if gesture == .pressed, let edgeAt {
+            pressLatencies.append(now - edgeAt)
+            pressTakenUp.append(takenUp - edgeAt)
+        }
         if gesture == .single, let released = lastReleaseEdge[button] { commitDelays.append(now - released) }
     }
 
@@ -19,8 +25,10 @@ struct BenchMetrics {
     mutating func take() -> [String: [Double]] {
         defer {
             pressLatencies.removeAll()
+            pressTakenUp.removeAll()
             commitDelays.removeAll()
         }
-        return ["press_to_led_ms": pressLatencies.map { $0.seconds * 1000 }, "single_commit_ms": commitDelays.map { $0.seconds * 1000 }]
+        func ms(_ ds: [Duration]) -> [Double] { ds.map { $0.seconds * 1000 } }
+        return ["press_to_led_ms": ms(pressLatencies), "press_taken_up_ms": ms(pressTakenUp), "single_commit_ms": ms(commitDelays)]
     }
 }

@@ -85,7 +85,7 @@ extension Engine {
             apply(.gesture(ev.gesture, button: button), source: .button(button))
             // The ack flash is written synchronously inside apply, so this is after the LED write.
             let answered = clock.edgeNow()
-            metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, now: answered)
+            metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, takenUp: started, now: answered)
             // For --verbose: where a slow answer's time went (the wait for the actor, or the
             // answer itself: the commit, logged by `write`, and the effects).
             if let edgeAt {
