@@ -161,6 +161,15 @@ public struct Boxd: AsyncParsableCommand {
         }
     }
 
+    /// What --check-config says of the voice: whether espeak-ng has the language (asked by the
+    /// child that vetted the config, else here), or that the box will ring without words.
+    static func voiceNote(_ c: BoxConfig) -> String {
+        guard c.voice.enabled else { return "the voice is off" }
+        let found = c.voice.languageVouched || EspeakVoices().hasVoice(c.voice.language) == true
+        return found ? "espeak-ng has the voice \"\(c.voice.language)\""
+            : "espeak-ng cannot be loaded: boxd will ring without words (install espeak-ng)"
+    }
+
     /// Says why the daemon stops, on stderr, and gives its exit code: 2 for the config, else 1.
     static func told(_ error: any Error) -> ExitCode {
         if let error = error as? ConfigError {
@@ -188,7 +197,7 @@ public struct Boxd: AsyncParsableCommand {
                 let c = try BoxConfig.load(path: configPath, isolation: .boxd, voices: EspeakVoices())
                 try c.caregiverLink?.checkTLSFiles(mustRead: false)
                 let note = try c.checkHardware()
-                print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note)")
+                print("config ok: \(configPath ?? "embedded default") (\(c.buttons.count) button(s)); \(note); \(Self.voiceNote(c))")
                 return .done
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -135,6 +135,9 @@ import TestSupport
         #expect(r.exit == 0, "\(r.err)")
         #expect(r.out.contains("config ok"))
         #expect(r.out.contains("(1 button(s))"))
+        // The default's voice, asked of espeak-ng (by the vetting child).
+        #expect(r.out.contains("; espeak-ng has the voice \"en\""), "\(r.out)")
+        #expect(try Self.checkConfig("[voice]\nenabled = false\n").out.hasSuffix("; the voice is off\n"))
 
         // And the box runs with them: the dose button and its gestures come from the default.
         let dir = try Self.tempDir()
