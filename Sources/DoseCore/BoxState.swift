@@ -4,7 +4,9 @@ import Foundation
 /// in memory and may be lost on a restart without losing anything acknowledged: a pending
 /// confirmation, the alarm ringing now, which alarms already rang, faults, the LED shown.
 public struct BoxState: Sendable, Hashable {
-    public var settings: BoxSettings
+    public var settings: BoxSettings {
+        didSet { plansMemo = PlansMemo() } // new rules or target: the plans are made again
+    }
     public internal(set) var night: Night
     public internal(set) var pending: PendingConfirmation?
     /// A skip by the button whose reason is being asked.
@@ -38,6 +40,8 @@ public struct BoxState: Sendable, Hashable {
     var fallbackCloseCache: FallbackClose?
     /// A closed night's `completedUntil`, computed once per closure.
     var completedUntilCache: CompletedUntil?
+    /// The night's plans for the current target (BoxState+Plans), kept by every reduction.
+    var plansMemo = PlansMemo()
 
     public init(settings: BoxSettings, night: Night = Night(), faults: Set<Fault> = []) {
         self.settings = settings
@@ -107,43 +111,9 @@ public struct BoxState: Sendable, Hashable {
         return elapsed < window.closesAfter
     }
 
-    /// Tonight's target including snoozes, in minutes after Dose 1.
-    public var effectiveTargetMinutes: Double {
-        Double(settings.targetMinutes) + Double(night.snoozeCount) * settings.rules.snooze.stepMin
-    }
-
-    /// The whole plan of the open night while Dose 2 is outstanding, else empty.
-    public var plan: AlarmPlan {
-        guard night.isOpen, night.dose1 != nil, !night.isDose2Resolved else { return .empty }
-        return AlarmPlan.make(targetMinutes: effectiveTargetMinutes, rules: settings.rules)
-    }
-
-    /// The caregiver escalations of the open night while Dose 2 is outstanding, else none.
-    public var caregiverPlan: CaregiverPlan {
-        guard night.isOpen, night.dose1 != nil, !night.isDose2Resolved else { return CaregiverPlan(steps: []) }
-        return CaregiverPlan.make(targetMinutes: effectiveTargetMinutes, rules: settings.rules)
-    }
-
-    /// Steps still to ring.
-    public var remainingPlan: AlarmPlan {
-        AlarmPlan(steps: plan.remaining(after: cursorThrough))
-    }
-
     var cursorThrough: Duration? {
         guard let c = alarmCursor, c.dose1ID == night.dose1?.id else { return nil }
         return c.through
-    }
-
-    /// The last minutes' soft ticks (#32; SSOT 2.4.3, accessibility: a tick every minute in the
-    /// last 5 minutes), as offsets after Dose 1: each whole minute before the close, within
-    /// `alerts.minute_ticks_within_min_of_close`, but for those where an alert of the plan
-    /// rings (the alarm wins). None once Dose 2 is taken or skipped.
-    public var minuteTicks: [Duration] {
-        guard !plan.steps.isEmpty else { return [] }
-        let alerts = Set(plan.steps.map(\.offset))
-        let within = Int(settings.rules.alerts.minuteTicksWithinMinOfClose)
-        guard within >= 1 else { return [] }
-        return (1...within).reversed().map { window.closesAfter - .minutes(Double($0)) }.filter { !alerts.contains($0) }
     }
 
     var tickThrough: Duration? {

@@ -173,6 +173,7 @@ extension Reduction {
     /// Adds what follows from the new state: persist first, the plan's change, the LED.
     mutating func finish() -> Transition {
         state.cacheFallbackClose()
+        state.keepPlans()
         // What a button did, said after its sound; boxctl's reply speaks for itself.
         if fromButton { speak(.answer(outcome, state: state, at: now)) }
         let led = state.ledPattern(at: now)
