@@ -35,7 +35,8 @@ extension Engine {
         recognizers[e.button] = r
         if !r.isPressed { metrics.released(e.button, at: e.edge.at) }
         deliver(events, button: e.button, edgeAt: e.edge.at)
-        reschedule()
+        // A gesture's answer ended with the timers set (afterTransitions), this recogniser's among them.
+        if events.isEmpty { reschedule() }
     }
 
     /// The deadline asked for has come, after every edge before it.
@@ -82,8 +83,8 @@ extension Engine {
     func deliver(_ events: [GestureEvent], button: String, edgeAt: Duration?) {
         for ev in events {
             let started = clock.edgeNow()
+            metrics.taking()
             apply(.gesture(ev.gesture, button: button), source: .button(button))
-            // The ack flash is written synchronously inside apply, so this is after the LED write.
             let answered = clock.edgeNow()
             metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, takenUp: started, now: answered)
             // For --verbose: where a slow answer's time went (the wait for the actor, or the

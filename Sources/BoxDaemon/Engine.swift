@@ -255,7 +255,9 @@ public actor Engine {
             case .led(let p):
                 hardware.led.setBase(p)
                 observer?(now, .led(p))
-            case .flash(let p, let d): hardware.led.flash(p, duration: d)
+            case .flash(let p, let d):
+                hardware.led.flash(p, duration: d)
+                metrics.flashWritten = clock.edgeNow()
             case .play(let s):
                 if !play(s), saysRang, case .alarm = s { unheard = s }
             case .speak(let utterance): say(Speech.words(utterance))

@@ -22,4 +22,18 @@ import Testing
         let again = m.take()
         #expect(again.values.allSatisfy { $0.isEmpty })
     }
+
+    /// The press shows when its flash is written (the commit), not when the engine's answer
+    /// ends (the timers it sets after); a flash written for an earlier gesture is not this one's.
+    @Test func aPressShowsWhenItsFlashIsWritten() {
+        var m = BenchMetrics()
+        m.flashWritten = .microseconds(500) // an earlier gesture's
+        m.taking()
+        m.delivered(.pressed, button: "dose", edgeAt: .microseconds(1000), takenUp: .microseconds(1300), now: .microseconds(1450))
+        m.taking()
+        m.flashWritten = .microseconds(2380)
+        m.delivered(.pressed, button: "dose", edgeAt: .microseconds(2000), takenUp: .microseconds(2300), now: .microseconds(2450))
+        let figures = m.take()
+        #expect(figures["press_to_led_ms"]?.map { Int(($0 * 1000).rounded()) } == [450, 380])
+    }
 }
