@@ -37,10 +37,7 @@ extension BoxState {
 
     /// Keeps the plans for the current target (a reduction's end), so that readings until the
     /// next change make nothing.
-    mutating func keepPlans() {
-        let target = effectiveTargetMinutes
-        if plansMemo.plans?.targetMinutes != target { plansMemo.plans = NightPlans(targetMinutes: target, settings: settings) }
-    }
+    mutating func keepPlans() { plansMemo.plans = plans }
 }
 
 /// The plans for one target (snoozes included) under one set of rules.
