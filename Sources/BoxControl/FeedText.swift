@@ -49,6 +49,6 @@ extension FeedEvent {
 
     /// An alarm's alert and level as people say them: "main alarm (critical)".
     var alarmName: String {
-        (eventType?.replacingOccurrences(of: "_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
+        (eventType?.replacingEvery("_", with: " ") ?? "?") + (level.map { " (\($0))" } ?? "")
     }
 }

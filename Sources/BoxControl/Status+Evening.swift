@@ -43,7 +43,7 @@ public struct EveningStatus: Codable, Sendable, Hashable {
             let last = lastDrinkAt.map { ", last at \(LocalTime.hhmm($0, in: zone))" } ?? ""
             let waters = water > 0 ? ", \(water) water" : ""
             lines.append("Evening: \(Written.drinks(drinks)) (\(Written.units(units)))\(waters)\(last); pace: "
-                + pace.replacingOccurrences(of: "_", with: " "))
+                + pace.replacingEvery("_", with: " "))
         }
         if drinksBeforeDose1 > 0 {
             lines.append("Dose 1 asks first: \(Written.drinks(drinksBeforeDose1)) logged today (XYWAV must not be taken with alcohol)")

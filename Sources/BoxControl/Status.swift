@@ -244,9 +244,9 @@ public struct StatusReport: Codable, Sendable, Hashable {
             lines.append(a == "skip_reason" ? "Asking: why Dose 2 is skipped (a press: drowsy; two: side effects)"
                 : "Asking: check-in question \(a.split(separator: "_").last ?? "?") of \(CheckInQuestion.allCases.count), answered by presses")
         }
-        if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingOccurrences(of: "_", with: " ")) (\(n.level)) at \(clock(n.at))") }
+        if let n = nextAlarm { lines.append("Next alarm: \(n.kind.replacingEvery("_", with: " ")) (\(n.level)) at \(clock(n.at))") }
         else if dose1At != nil { lines.append("Next alarm: none") }
-        lines.append(led.color == "off" ? "LED: off" : "LED: \(led.color) \(led.pattern.replacingOccurrences(of: "_", with: " "))")
+        lines.append(led.color == "off" ? "LED: off" : "LED: \(led.color) \(led.pattern.replacingEvery("_", with: " "))")
         if let last = lastNight { lines.append("Last night: \(last)") }
         if let h = health {
             lines.append("Health: buttons \(h.buttons.text), audio \(h.audio.text), log \(h.log.text), clock \(h.clock.text)")

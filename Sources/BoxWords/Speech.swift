@@ -129,7 +129,7 @@ public enum Speech {
         case .skipReasonAsked:
             return "Skipping Dose 2. Why? Press once if drowsy, twice for side effects, or wait. Hold to cancel."
         case .skipCancelled: return "Skip cancelled. Nothing recorded."
-        case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingOccurrences(of: "_", with: " "))."
+        case .loggedSleepEvent(let type): return "Logged: \(type.rawValue.replacingEvery("_", with: " "))."
         case .checkedIn: return "Check-in saved. Good morning."
         case .checkInStep(let step): return CheckInWords.step(step, state: state, at: now)
         case .status, .alarmStopped: return status(state, at: now, style: style)

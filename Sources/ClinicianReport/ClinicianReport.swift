@@ -94,7 +94,7 @@ public enum ClinicianReport {
             rows.append(row("Interval, range", "\(minutes(iv.min)) – \(minutes(iv.max))"))
             rows.append(row("Inside the window", "\(iv.inWindow) of \(iv.count)"))
         }
-        let reasons = i.skipReasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue.replacingOccurrences(of: "_", with: " ")) \($0.value)" }
+        let reasons = i.skipReasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue.replacingEvery("_", with: " ")) \($0.value)" }
         rows += [
             row("Natural wake before the window", i.naturalWakePercent.map { "\(percent($0)) (\(i.naturalWakes))" } ?? "—"),
             row("Night wakings logged (WASO)", i.wakingsPerNight.map { String(format: "%.1f a night (%d)", $0, i.nightWakings) } ?? "—"),
@@ -122,7 +122,7 @@ public enum ClinicianReport {
             .th("Snoozes"), .th("Skip / override"), .th("Wakings"), .th("Evening"), .th("Check-in")))
         let rows: [Node<HTML.TableContext>] = nights.map { n in
             var notes: [String] = []
-            if n.skipped { notes.append("skipped" + (n.skipReason.map { " (\($0.rawValue.replacingOccurrences(of: "_", with: " ")))" } ?? "")) }
+            if n.skipped { notes.append("skipped" + (n.skipReason.map { " (\($0.rawValue.replacingEvery("_", with: " ")))" } ?? "")) }
             if n.earlyOverride { notes.append("early") }
             if n.lateOverride { notes.append("late") }
             if n.extraDoses > 0 { notes.append("extra dose") }

@@ -56,24 +56,31 @@ extension Duration {
 }
 
 extension Date {
+    /// The formats, made once: making one makes a calendar, ~0.25 M instructions, and a
+    /// `boxctl status` read six dates (#34). Values, so sharing them shares no state.
+    private static let utcSeconds: Date.ISO8601FormatStyle = {
+        var style = Date.ISO8601FormatStyle()
+        style.timeZone = TimeZone(identifier: "UTC")!
+        return style
+    }()
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
+
     /// ISO 8601 in UTC with milliseconds, the format every stored timestamp uses.
     /// Rounded to the millisecond and written digit by digit: the format style truncates a
     /// binary fraction, so a stored ".089" read back (0.08899…) would be written ".088".
     public var iso8601: String {
         let ms = (timeIntervalSince1970 * 1000).rounded()
         let seconds = (ms / 1000).rounded(.down)
-        var style = Date.ISO8601FormatStyle()
-        style.timeZone = TimeZone(identifier: "UTC")!
-        let whole = Date(timeIntervalSince1970: seconds).formatted(style) // …T21:46:03Z
+        let whole = Date(timeIntervalSince1970: seconds).formatted(Self.utcSeconds) // …T21:46:03Z
         let fraction = Int(ms - seconds * 1000)
         return whole.dropLast() + "." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + String(fraction) + "Z"
     }
 
     public init?(iso8601 text: String) {
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        if let d = try? withFraction.parse(text) {
+        if let d = try? Self.withFraction.parse(text) {
             self = d
-        } else if let d = try? Date.ISO8601FormatStyle().parse(text) {
+        } else if let d = try? Self.withoutFraction.parse(text) {
             self = d
         } else {
             return nil

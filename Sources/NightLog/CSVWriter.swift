@@ -1,4 +1,5 @@
 import GRDB
+import DoseCore
 import Foundation
 import GRDBSQLite
 
@@ -111,5 +112,5 @@ private func needsQuoting(_ byte: UInt8) -> Bool {
 /// Quotes one CSV field if RFC 4180 requires it (the same rule `CSVWriter` applies).
 func csvField(_ field: String) -> String {
     guard field.utf8.contains(where: needsQuoting) else { return field }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    return "\"" + field.replacingEvery("\"", with: "\"\"") + "\""
 }

@@ -263,6 +263,6 @@ enum Salvage {
     }
 
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacingEvery("\"", with: "\"\"") + "\""
     }
 }

@@ -10,7 +10,7 @@ extension Schema {
 
     /// Quoted SQL string literals, comma separated: `'a', 'b'` (CHECK lists built from an enum's cases).
     static func sqlList(_ values: [String]) -> String {
-        values.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
+        values.map { "'" + $0.replacingEvery("'", with: "''") + "'" }.joined(separator: ", ")
     }
 
     /// The seed's integer feeling_rested (1-5) from the box's answer, in SQL.
