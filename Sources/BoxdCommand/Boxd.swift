@@ -214,6 +214,7 @@ public struct Boxd: AsyncParsableCommand {
         options.hardware = DaemonOptions.HardwareChoice(rawValue: hardware) ?? .auto
         options.clock = try parseClock()
         options.audio = try parseAudio()
+        options.oneCPU = true
 
         if demo { return .demo(options, speed: speed) }
         do {

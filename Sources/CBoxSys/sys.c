@@ -1,9 +1,12 @@
 // Small Linux calls that Swift's Glibc module does not import.
 #define _GNU_SOURCE
 #include "CBoxSys.h"
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/timex.h>
@@ -25,6 +28,34 @@ int box_thread_nice(void) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     errno = 0;
     return getpriority(PRIO_PROCESS, (id_t)tid);
+}
+
+int box_keep_on_one_cpu(void) {
+    int cpu = sched_getcpu();
+    if (cpu < 0) return -errno;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    // A thread that is starting while the directory is read inherits its maker's old set and
+    // may be missed: read it again until a pass finds every thread already on the one CPU.
+    for (int pass = 0; pass < 8; pass++) {
+        DIR *tasks = opendir("/proc/self/task");
+        if (!tasks) return -errno;
+        int moved = 0, failure = 0;
+        struct dirent *entry;
+        while ((entry = readdir(tasks)) != NULL) {
+            pid_t tid = (pid_t)atoi(entry->d_name);
+            if (tid <= 0) continue;
+            cpu_set_t now;
+            if (sched_getaffinity(tid, sizeof now, &now) == 0 && CPU_EQUAL(&now, &one)) continue;
+            if (sched_setaffinity(tid, sizeof one, &one) == 0) moved++;
+            else if (errno != ESRCH) failure = errno; // ESRCH: the thread has ended
+        }
+        closedir(tasks);
+        if (failure) return -failure;
+        if (moved == 0) return cpu;
+    }
+    return cpu;
 }
 
 const char *box_library_open(const char *soname, const char *const names[], void *slots[], int count,

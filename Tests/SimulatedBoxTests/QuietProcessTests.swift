@@ -35,4 +35,26 @@ import Testing
         let workers = names.filter { $0.contains("qos") && !$0.contains("overcommit") }
         #expect(workers.isEmpty, "libdispatch's pool started in boxd: \(names)")
     }
+
+    /// Once ready, boxd keeps every thread on one CPU, those made later too (the voice's, the
+    /// speaker's): a hand-over between its threads wakes no other CPU. On a machine of one CPU
+    /// this holds trivially; CI's have two or more.
+    @Test func everyThreadRunsOnOneCPU() throws {
+        let rig = try BoxRig(args: ["--clock", "real", "--audio", "wav"])
+        defer { rig.cleanup() }
+        try rig.launch()
+        #expect(try rig.boxctl(["take"]).exit == 0)
+        let said = try rig.boxctl(["test", "voice"])
+        #expect(said.exit == 0, "\(said.out)\(said.err)")
+        let pid = try #require(rig.process?.processIdentifier)
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        let allowed = tasks.compactMap { tid -> String? in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)) ?? ""
+            return status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+                .map { $0.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(tasks.count >= 3 && allowed.count == tasks.count, "\(tasks) \(allowed)")
+        #expect(Set(allowed).count == 1, "\(allowed)")
+        #expect(allowed.allSatisfy { Int($0) != nil }, "one CPU each: \(allowed)")
+    }
 }

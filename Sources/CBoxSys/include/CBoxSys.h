@@ -10,6 +10,11 @@ int box_nice_this_thread(int nice);
 /// The calling thread's nice value.
 int box_thread_nice(void);
 
+/// Keeps every thread of this process, and every thread made from now on, on the CPU the calling
+/// thread runs on (#34): a hand-over between boxd's threads (an edge's reader to the engine)
+/// is then a switch on that CPU instead of waking another one. The CPU (>= 0), or -errno.
+int box_keep_on_one_cpu(void);
+
 #include <stddef.h>
 
 /// Opens a shared library by soname (RTLD_NOW | RTLD_LOCAL) and looks up `count` functions into
