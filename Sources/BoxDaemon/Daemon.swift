@@ -45,8 +45,8 @@ public struct DaemonOptions: Sendable {
     /// How a config file is first parsed: boxd passes `.boxd` (a child process); tests that run
     /// the daemon in their own process parse in it.
     public var configIsolation: TOMLIsolation = .inProcess
-    /// Once ready, keep every thread on one CPU (box_keep_on_one_cpu): boxd sets it; tests that
-    /// run the daemon in their own process must not pin that process.
+    /// Once started, just before READY=1, keep every thread on one CPU (box_keep_on_one_cpu):
+    /// boxd sets it; tests that run the daemon in their own process must not pin that process.
     public var oneCPU = false
 
     public init(configPath: String?, stateDirectory: URL, socketPath: String) {

@@ -53,8 +53,8 @@ func globalOptionsLast(_ args: [String]) -> [String] {
 }
 
 /// One environment variable. ProcessInfo's `environment` copies the whole environment into a
-/// dictionary, ~0.45 M instructions a read, and ArgumentParser makes Connection's defaults four
-/// times a command (#34).
+/// dictionary, ~0.45 M instructions a read, and a command made Connection's defaults five times
+/// (four instances ArgumentParser makes, one it decodes) (#34).
 func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }

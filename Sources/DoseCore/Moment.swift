@@ -56,8 +56,9 @@ extension Duration {
 }
 
 extension Date {
-    /// The formats, made once: making one makes a calendar, ~0.25 M instructions, and a
-    /// `boxctl status` read six dates (#34). Values, so sharing them shares no state.
+    /// The formats, made once (#34): made at every call, a date cost 0.78 instead of 0.29 µs to
+    /// write and 1.0 instead of 0.73 µs to read. The first made in a process costs ~1.5 M
+    /// instructions either way (its calendar). Values, so sharing them shares no state.
     private static let utcSeconds: Date.ISO8601FormatStyle = {
         var style = Date.ISO8601FormatStyle()
         style.timeZone = TimeZone(identifier: "UTC")!
