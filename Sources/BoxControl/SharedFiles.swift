@@ -32,7 +32,7 @@ public enum KernelClock {
             if !id.isEmpty { return id }
         }
         // Unknown boot: a fresh id means elapsed time across restarts falls back to the wall clock.
-        return "unknown-\(UUID().uuidString.lowercased())"
+        return "unknown-\(UUID().lowercaseText)"
     }()
 
     /// Now, on the real clocks.

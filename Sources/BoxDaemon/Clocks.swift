@@ -74,7 +74,7 @@ public final class FastClock: BoxClock {
 
     let speed: Double
     let startWall: Date
-    let boot = "fast-\(UUID().uuidString.lowercased())"
+    let boot = "fast-\(UUID().lowercaseText)"
     /// Real time, CLOCK_BOOTTIME in ns (a test passes its own).
     let realNanos: @Sendable () -> Int64
     private let anchor: Mutex<Anchor>
@@ -153,7 +153,7 @@ public final class SimClock: BoxClock {
         if let url = stateFile, let saved = SimClockFile(url: url).load() {
             reading = Mutex(saved)
         } else {
-            reading = Mutex(.init(wall: start, mono: 1_000_000_000, boot: "sim-\(UUID().uuidString.lowercased())", startWall: start))
+            reading = Mutex(.init(wall: start, mono: 1_000_000_000, boot: "sim-\(UUID().lowercaseText)", startWall: start))
         }
     }
 
@@ -189,7 +189,7 @@ public final class SimClock: BoxClock {
     /// A simulated reboot: a new boot id, the monotonic clock restarts, the wall clock goes on.
     public func reboot() {
         reading.withLock {
-            $0.boot = "sim-\(UUID().uuidString.lowercased())"
+            $0.boot = "sim-\(UUID().lowercaseText)"
             $0.mono = 1_000_000_000
         }
         save()

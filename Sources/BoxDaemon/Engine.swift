@@ -295,7 +295,7 @@ public actor Engine {
         reschedule()
     }
 
-    func freshIDs() -> [String] { (0..<3).map { _ in UUID().uuidString.lowercased() } }
+    func freshIDs() -> [String] { (0..<3).map { _ in UUID().lowercaseText } }
 
     /// Plays a sound; false if the player reports a fault once it returns (not heard).
     @discardableResult
