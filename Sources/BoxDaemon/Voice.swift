@@ -188,7 +188,8 @@ final class VoiceThread: Sendable {
         let list = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
         let ready = DispatchSemaphore(value: 0)
 
-        func run(nice: Int32, refused: @Sendable (Int32) -> Void) {
+        func run(name: String, nice: Int32, refused: @Sendable (Int32) -> Void) {
+            _ = box_name_this_thread(name)  // Foundation's Thread.name is not the kernel's
             let error = box_nice_this_thread(nice)
             if error != 0 { refused(error) }  // it still runs, at the default priority
             while true {
@@ -196,7 +197,14 @@ final class VoiceThread: Sendable {
                 let next: (job: (@Sendable () -> Void)?, closed: Bool) = list.withLock { l in
                     l.queue.isEmpty ? (nil, l.closed) : (l.queue.removeFirst(), false)
                 }
-                if let job = next.job { job() } else if next.closed { return }
+                // Synthesis is the heaviest work boxd does: it runs on every CPU, not the one the
+                // LED, the engine and the player keep (in the virtual box, a blink once came
+                // 170 ms late while a sentence was made on that CPU). At each job, because
+                // boxd may pin this thread after it started.
+                if let job = next.job {
+                    _ = box_widen_this_thread()
+                    job()
+                } else if next.closed { return }
             }
         }
     }
@@ -205,7 +213,7 @@ final class VoiceThread: Sendable {
 
     /// `refused`: told the errno when the nice value cannot be set (a syscall filter).
     init(name: String, nice: Int32, refused: @escaping @Sendable (Int32) -> Void) {
-        let thread = Thread { [jobs] in jobs.run(nice: nice, refused: refused) }
+        let thread = Thread { [jobs] in jobs.run(name: name, nice: nice, refused: refused) }
         thread.name = name
         thread.start()
     }

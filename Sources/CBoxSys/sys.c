@@ -4,7 +4,9 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -24,15 +26,26 @@ int box_nice_this_thread(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)tid, nice) == 0 ? 0 : errno;
 }
 
+int box_name_this_thread(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
+}
+
 int box_thread_nice(void) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     errno = 0;
     return getpriority(PRIO_PROCESS, (id_t)tid);
 }
 
+// The CPUs the process had before box_keep_on_one_cpu, for box_widen_this_thread.
+static cpu_set_t all_cpus;
+static atomic_int all_cpus_saved;
+
 int box_keep_on_one_cpu(void) {
     int cpu = sched_getcpu();
     if (cpu < 0) return -errno;
+    if (!atomic_load_explicit(&all_cpus_saved, memory_order_acquire)
+        && sched_getaffinity(0, sizeof all_cpus, &all_cpus) == 0)
+        atomic_store_explicit(&all_cpus_saved, 1, memory_order_release);
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
@@ -56,6 +69,11 @@ int box_keep_on_one_cpu(void) {
         if (moved == 0) return cpu;
     }
     return cpu;
+}
+
+int box_widen_this_thread(void) {
+    if (!atomic_load_explicit(&all_cpus_saved, memory_order_acquire)) return 0;
+    return sched_setaffinity(0, sizeof all_cpus, &all_cpus) == 0 ? 0 : errno;
 }
 
 const char *box_library_open(const char *soname, const char *const names[], void *slots[], int count,

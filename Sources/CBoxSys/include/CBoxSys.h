@@ -7,6 +7,9 @@ int box_clock_synchronized(void);
 /// Sets the calling thread's nice value (not the whole process's): 0, or the errno.
 int box_nice_this_thread(int nice);
 
+/// Names the calling thread as the kernel shows it (at most 15 bytes): 0, or the errno.
+int box_name_this_thread(const char *name);
+
 /// The calling thread's nice value.
 int box_thread_nice(void);
 
@@ -14,6 +17,11 @@ int box_thread_nice(void);
 /// thread runs on (#34): a hand-over between boxd's threads (an edge's reader to the engine)
 /// is then a switch on that CPU instead of waking another one. The CPU (>= 0), or -errno.
 int box_keep_on_one_cpu(void);
+
+/// Gives the calling thread back every CPU the process had before box_keep_on_one_cpu (none
+/// changed if it was never called): for work too heavy to share the one CPU with the LED and
+/// the engine (the voice's synthesis). 0, or the errno.
+int box_widen_this_thread(void);
 
 #include <stddef.h>
 
