@@ -46,8 +46,8 @@ final class Voice: Sendable {
         self.synchronous = synchronous
         self.waitAhead = waitAhead
         self.logger = logger
-        worker = VoiceThread(name: "boxd-voice", nice: Self.nice) { error in
-            logger.warning("the voice's thread runs at the default priority: setpriority refused (errno \(error))")
+        worker = VoiceThread(name: "boxd-voice", nice: Self.nice) { what, error in
+            logger.warning("the voice's thread \(what) refused (errno \(error))")
         }
     }
 
@@ -188,10 +188,11 @@ final class VoiceThread: Sendable {
         let list = Mutex<(queue: [@Sendable () -> Void], closed: Bool)>(([], false))
         let ready = DispatchSemaphore(value: 0)
 
-        func run(name: String, nice: Int32, refused: @Sendable (Int32) -> Void) {
+        func run(name: String, nice: Int32, refused: @Sendable (String, Int32) -> Void) {
             _ = box_name_this_thread(name)  // Foundation's Thread.name is not the kernel's
             let error = box_nice_this_thread(nice)
-            if error != 0 { refused(error) }  // it still runs, at the default priority
+            if error != 0 { refused("runs at the default priority: setpriority", error) }  // it still runs
+            var widenRefused = false  // said once, not at every sentence
             while true {
                 ready.wait()
                 let next: (job: (@Sendable () -> Void)?, closed: Bool) = list.withLock { l in
@@ -202,7 +203,11 @@ final class VoiceThread: Sendable {
                 // 170 ms late while a sentence was made on that CPU). At each job, because
                 // boxd may pin this thread after it started.
                 if let job = next.job {
-                    _ = box_widen_this_thread()
+                    let widen = box_widen_this_thread()
+                    if widen != 0, !widenRefused {
+                        widenRefused = true
+                        refused("shares boxd's one CPU: sched_setaffinity", widen)  // it still speaks
+                    }
                     job()
                 } else if next.closed { return }
             }
@@ -211,8 +216,9 @@ final class VoiceThread: Sendable {
 
     private let jobs = Jobs()
 
-    /// `refused`: told the errno when the nice value cannot be set (a syscall filter).
-    init(name: String, nice: Int32, refused: @escaping @Sendable (Int32) -> Void) {
+    /// `refused`: told what could not be set (the nice value, the CPUs: a syscall filter) and
+    /// its errno; the thread runs on without it.
+    init(name: String, nice: Int32, refused: @escaping @Sendable (String, Int32) -> Void) {
         let thread = Thread { [jobs] in jobs.run(name: name, nice: nice, refused: refused) }
         thread.name = name
         thread.start()
