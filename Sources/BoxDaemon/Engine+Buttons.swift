@@ -33,6 +33,7 @@ extension Engine {
             """)
         let events = r.handle(e.edge, doubleEnabled: state.doubleIsMeaningful(button: e.button, at: clock.now()))
         recognizers[e.button] = r
+        acknowledger?.handled(e.button, recognizer: r)
         if !r.isPressed { metrics.released(e.button, at: e.edge.at) }
         deliver(events, button: e.button, edgeAt: e.edge.at)
         // A gesture's answer ended with the timers set (afterTransitions), this recogniser's among them.
@@ -76,6 +77,7 @@ extension Engine {
             guard var r = recognizers[name], let d = r.nextDeadline, d <= now else { continue }
             let events = r.advance(to: now, doubleEnabled: state.doubleIsMeaningful(button: name, at: clock.now()))
             recognizers[name] = r
+            acknowledger?.handled(name, recognizer: r, edge: false)
             deliver(events, button: name, edgeAt: nil)
         }
     }
@@ -84,7 +86,10 @@ extension Engine {
         for ev in events {
             let started = clock.edgeNow()
             metrics.taking()
+            // Its flash may be on already, written by the reader (PressAcknowledger).
+            pressFlashedAt = ev.gesture == .pressed ? edgeAt.flatMap { acknowledger?.takeFlash(button: button, edge: $0) } : nil
             apply(.gesture(ev.gesture, button: button), source: .button(button))
+            pressFlashedAt = nil
             let answered = clock.edgeNow()
             metrics.delivered(ev.gesture, button: button, edgeAt: edgeAt, takenUp: started, now: answered)
             // For --verbose: where a slow answer's time went (the wait for the actor, or the

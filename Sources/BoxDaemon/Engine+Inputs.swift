@@ -25,8 +25,11 @@ extension Engine {
         guard !buttonsStarted else { return }
         buttonsStarted = true
         buttonsLive = true
-        let feed = inputFeed
-        hardware.edges.start(ButtonSink(yield: { feed.yield(.button($0)) }, finish: { feed.yield(.buttonsEnded) }))
+        let feed = inputFeed, acknowledger = acknowledger
+        hardware.edges.start(ButtonSink(yield: { input in
+            acknowledger?.handing(input)
+            feed.yield(.button(input))
+        }, finish: { feed.yield(.buttonsEnded) }))
     }
 
     /// The loop, from the engine's making until `shutdown`: `for await` resumes on the actor

@@ -35,6 +35,10 @@ public actor Engine {
     let voice: Voice?
     let logger: Logger
     var recognizers: [String: GestureRecognizer]
+    /// Writes a press's flash on the reader's thread, on real time (PressAcknowledger).
+    let acknowledger: PressAcknowledger?
+    /// That flash, written for the press being answered: the reducer's is not written again.
+    var pressFlashedAt: Duration?
     var coreTimer: Task<Void, Never>?
     /// When `coreTimer` fires (boot-time nanoseconds), while it is set.
     var coreTimerDue: Int64?
@@ -109,6 +113,7 @@ public actor Engine {
         recognizers = Dictionary(uniqueKeysWithValues: config.buttons.map {
             ($0.name, GestureRecognizer(timings: timings, activeLow: $0.activeLow))
         })
+        acknowledger = hardware.led.animate ? PressAcknowledger(recognizers: recognizers, led: hardware.led, now: { [clock] in clock.edgeNow() }) : nil
         let feed = inputFeed
         hardware.faults.connect { feed.yield(.devicesChanged) }
         Task { await self.readInputs() }
@@ -256,6 +261,11 @@ public actor Engine {
                 hardware.led.setBase(p)
                 observer?(now, .led(p))
             case .flash(let p, let d):
+                if effect == .pressAcknowledgement, let at = pressFlashedAt {
+                    metrics.flashWritten = at
+                    pressFlashedAt = nil
+                    continue
+                }
                 hardware.led.flash(p, duration: d)
                 metrics.flashWritten = clock.edgeNow()
             case .play(let s):

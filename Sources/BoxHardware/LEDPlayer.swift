@@ -34,7 +34,7 @@ public final class LEDPlayer: Sendable {
 
     let output: any LEDOutput
     let patterns: (any LEDPatternOutput)?
-    let animate: Bool
+    public let animate: Bool
     private let state = Mutex(State())
     /// Wakes the thread when the pattern changes: [read end, write end].
     private let wakePipe: [Int32]

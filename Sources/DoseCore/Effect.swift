@@ -31,3 +31,10 @@ public enum Effect: Sendable, Hashable {
     /// for the next write when the disk refuses it).
     case faultNotice(FaultRecord)
 }
+
+extension Effect {
+    /// A button going down is acknowledged at once with a short white flash, whatever it will
+    /// turn out to mean (it touches no record). The shell may write it on the edge's own thread
+    /// before the engine takes the press up (`PressAcknowledger`): this is the one it writes.
+    public static let pressAcknowledgement = Effect.flash(.ack, duration: nil)
+}

@@ -170,7 +170,7 @@ struct Reduction {
         case .pressed:
             if state.skipCancelledBy == button { state.skipCancelledBy = nil }
             if state.checkIn?.button == button { countCheckInPress() }
-            effects.append(.flash(.ack, duration: nil))
+            effects.append(.pressAcknowledgement)
             return .accepted(.acknowledged)
         case .stuck:
             setFault(.buttonStuck(button), active: true)
