@@ -21,8 +21,10 @@ enum SessionQuery {
              ELSE round((julianday(d2.timestamp) - julianday(d1.timestamp)) * 86400000.0) / 60000.0 END
         """
 
+    /// The night's first dose of `type` not undone, by rowid: the join then reads its row
+    /// directly instead of searching the id's index first (two searches a night fewer).
     private static func firstDose(_ type: String) -> String {
-        "(SELECT id FROM dose_events WHERE session_id = s.session_id AND event_type = '\(type)' AND undone_at IS NULL ORDER BY timestamp, seq LIMIT 1)"
+        "(SELECT rowid FROM dose_events WHERE session_id = s.session_id AND event_type = '\(type)' AND undone_at IS NULL ORDER BY timestamp, seq LIMIT 1)"
     }
 
     /// NaturalWake (analytics.csv): a wake_final or wake_temp sleep event at or after
@@ -73,8 +75,8 @@ enum SessionQuery {
             \(naturalWake ? naturalWakeSQL : "0"), s.target_minutes,
             CAST(strftime('%s', d1.timestamp) AS INTEGER), CAST(strftime('%s', d2.timestamp) AS INTEGER)\(facts ? factsSQL : "")
         FROM sleep_sessions s
-        LEFT JOIN dose_events d1 ON d1.id = \(firstDose("dose1"))
-        LEFT JOIN dose_events d2 ON d2.id = \(firstDose("dose2"))\(facts ? checkInJoin : "")
+        LEFT JOIN dose_events d1 ON d1.rowid = \(firstDose("dose1"))
+        LEFT JOIN dose_events d2 ON d2.rowid = \(firstDose("dose2"))\(facts ? checkInJoin : "")
         \(filter)
         ORDER BY \(order)
         """
