@@ -38,7 +38,7 @@ struct CSVWriter {
         atRowStart = false
         guard var field else { return write(upTo: 1) { out in Self.separate(comma, out) } }
         field.withUTF8 { utf8 in
-            write(upTo: Self.room(utf8.count)) { out in
+            write(upTo: 1 + Self.room(utf8.count)) { out in
                 let n = Self.separate(comma, out)
                 return n + Self.field(utf8, into: out + n)
             }
