@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(name: "BoxControlTests", dependencies: ["BoxControl", "DoseCore"]),
         // The report's page from nights given in process (the whole path is SimulatedBoxTests').
         .testTarget(name: "ClinicianReportTests", dependencies: ["ClinicianReport", "DoseCore"]),
-        .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
+        .testTarget(name: "BoxDaemonTests", dependencies: ["BoxDaemon", "CBoxSys", "BoxControl", "ConfigFile", "DoseCore", "NightLog", "BoxHardware", "TestSupport"]),
         // The built boxd and boxctl binaries on simulated hardware and clock, driven like a person would.
         // Fixtures: the report's screenshot shown in the README (DOSETAP_REPORT_PNG=… rewrites it).
         .testTarget(name: "SimulatedBoxTests", dependencies: ["BoxControl", "BoxDaemon", "BoxHardware", "BoxVoice", "BoxWords", "DoseCore", "TestSupport"], exclude: ["Fixtures"]),

@@ -48,6 +48,9 @@ public struct DaemonOptions: Sendable {
     /// Once started, just before READY=1, keep every thread on one CPU (box_keep_on_one_cpu):
     /// boxd sets it; tests that run the daemon in their own process must not pin that process.
     public var oneCPU = false
+    /// Once ready, unmap the program's read-only pages (box_release_start_code): boxd sets it;
+    /// tests that run the daemon in their own process leave theirs mapped.
+    public var releaseStartCode = false
 
     public init(configPath: String?, stateDirectory: URL, socketPath: String) {
         self.configPath = configPath
@@ -265,6 +268,15 @@ public final class Daemon: Sendable {
         }
     }
 
+    func releaseStartCode() {
+        let bytes = box_release_start_code()
+        if bytes >= 0 {
+            logger.info("start code unmapped: \(bytes / 1024) kB")
+        } else {
+            logger.notice("start code left mapped: \(String(cString: strerror(Int32(-bytes))))")
+        }
+    }
+
     func stop() async {
         server.stop()
         await engine.letGoOfButtons() // first: a source that ends now is boxd stopping, not a fault
@@ -286,6 +298,8 @@ struct BoxService: Service {
         // stop that follows the start at once is a clean stop, never the default action.
         daemon.notifier.notify("READY=1\nSTATUS=boxd running: \(daemon.hardwareDescription), clock \(daemon.options.clock)")
         daemon.logger.notice("boxd ready: hardware \(daemon.hardwareDescription), socket \(daemon.options.socketPath), state \(daemon.options.stateDirectory.path)")
+        // After READY=1: the start's code is done with; the night's faults back in as it runs.
+        if daemon.options.releaseStartCode { daemon.releaseStartCode() }
         let engine = daemon.engine
         let edges = daemon.edges
         let notifier = daemon.notifier

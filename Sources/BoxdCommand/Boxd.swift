@@ -215,6 +215,7 @@ public struct Boxd: AsyncParsableCommand {
         options.clock = try parseClock()
         options.audio = try parseAudio()
         options.oneCPU = true
+        options.releaseStartCode = true
 
         if demo { return .demo(options, speed: speed) }
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoxControl
 import BoxMQTT
+import CBoxSys
 import CaregiverBridge
 import ConfigFile
 import Foundation
@@ -99,6 +100,9 @@ public struct BoxdMQTT: ParsableCommand {
             return source
         }
         SystemdNotifier().notify("READY=1")
+        // The start's code (config, options, TLS set-up) is done with: unmapped, as boxd does.
+        let released = box_release_start_code()
+        if released < 0 { logger.notice("start code left mapped: \(String(cString: strerror(Int32(-released))))") }
         bridge.run()
         withExtendedLifetime(stops) {}
     }

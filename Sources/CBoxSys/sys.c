@@ -4,11 +4,13 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/timex.h>
@@ -74,6 +76,32 @@ int box_keep_on_one_cpu(void) {
 int box_widen_this_thread(void) {
     if (!atomic_load_explicit(&all_cpus_saved, memory_order_acquire)) return 0;
     return sched_setaffinity(0, sizeof all_cpus, &all_cpus) == 0 ? 0 : errno;
+}
+
+struct box_release { long bytes; int error; };
+
+static int box_release_segments(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct box_release *r = data;
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0') return 1; // not the program
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W)) continue;
+        // Whole pages inside the segment only: a page shared with a writable neighbour stays.
+        uintptr_t lo = (info->dlpi_addr + ph->p_vaddr + page - 1) & ~(page - 1);
+        uintptr_t hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(page - 1);
+        if (hi <= lo) continue;
+        if (madvise((void *)lo, hi - lo, MADV_DONTNEED) != 0) { r->error = errno; return 1; }
+        r->bytes += (long)(hi - lo);
+    }
+    return 1; // the program is the first object
+}
+
+long box_release_start_code(void) {
+    struct box_release r = {0, 0};
+    dl_iterate_phdr(box_release_segments, &r);
+    return r.error ? -r.error : r.bytes;
 }
 
 const char *box_library_open(const char *soname, const char *const names[], void *slots[], int count,

@@ -23,6 +23,13 @@ int box_keep_on_one_cpu(void);
 /// the engine (the voice's synthesis). 0, or the errno.
 int box_widen_this_thread(void);
 
+/// Unmaps the program's read-only pages (its code, its metadata), as the kernel frees its
+/// __init code once booted: the start runs code a night never runs again (the config, the
+/// migrations, the option parser), and the kernel maps code 64 kB around each page faulted in.
+/// The pages stay in the page cache; what runs later faults back in from there. Writable pages
+/// are never touched (their changes would be lost). The bytes unmapped, or -errno.
+long box_release_start_code(void);
+
 #include <stddef.h>
 
 /// Opens a shared library by soname (RTLD_NOW | RTLD_LOCAL) and looks up `count` functions into
