@@ -14,7 +14,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 /// version does not know, are ignored.
 extension Command: Codable {
     enum Key: String, CodingKey {
-        case v, cmd, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
+        case v, cmd, text, confirm, reason, event, note, minutes, button, holdMs, edges, ms, clear, checkin, name, pressed, after
         case state, detail, acked
         case medication, dose, unit, takenAt, from, to, change, doses, what, drink, units, at, presleep
     }
@@ -29,7 +29,7 @@ extension Command: Codable {
         }
         guard let cmd = try f.string(.cmd) else { throw ProtocolError("cmd is missing") }
         switch cmd {
-        case "status": self = .status
+        case "status": self = try f.bool(.text) ? .statusText : .status
         case "take": self = .take(confirm: try f.bool(.confirm))
         case "skip": self = .skip(reason: try f.oneOf(.reason, SkipReason.self))
         case "snooze": self = .snooze
@@ -90,6 +90,7 @@ extension Command: Codable {
         try c.encode(name, forKey: .cmd)
         switch self {
         case .status, .snooze, .undo, .config, .doctor: break
+        case .statusText: try c.encode(true, forKey: .text)
         case .take(let confirm), .extra(let confirm): try c.encode(confirm, forKey: .confirm)
         case .skip(let reason): try c.encodeIfPresent(reason?.rawValue, forKey: .reason)
         case .log(let event, let note, let confirm):

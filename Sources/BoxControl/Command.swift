@@ -9,6 +9,10 @@ import Foundation
 /// command is valid and the router only routes.
 public enum Command: Sendable, Hashable {
     case status
+    /// The status as `boxctl status` prints it, rendered by boxd (`StatusReport.text()`): the
+    /// client then decodes one string instead of the report's twenty-odd types (#34). On the
+    /// wire: `status` with `"text":true`.
+    case statusText
     case take(confirm: Bool)
     case skip(reason: SkipReason?)
     case snooze
@@ -51,7 +55,7 @@ public enum Command: Sendable, Hashable {
     /// The `cmd` on the wire.
     public var name: String {
         switch self {
-        case .status: "status"
+        case .status, .statusText: "status"
         case .take: "take"
         case .skip: "skip"
         case .snooze: "snooze"
@@ -183,7 +187,7 @@ extension Command {
     /// Changes nothing and makes no sound: what the caregiver bridge may send.
     public var isReadOnly: Bool {
         switch self {
-        case .status, .config, .doctor, .watch, .link: true
+        case .status, .statusText, .config, .doctor, .watch, .link: true
         case .take, .skip, .snooze, .undo, .extra, .log, .checkin, .target, .medication, .forget, .supply, .drink, .preSleep, .testLED, .testSound, .say, .sim, .bench: false
         }
     }

@@ -16,6 +16,8 @@ public enum Reply: Sendable, Hashable {
     /// Too many connections: exit 4, as when boxd cannot be reached.
     case busy(String)
     case status(StatusReport)
+    /// Text to print as it is (the answer to `statusText`).
+    case text(String)
     case config([ConfigEntry])
     case led(LEDReport)
     case sounds([SoundReport])
@@ -32,7 +34,7 @@ public enum Reply: Sendable, Hashable {
     /// v1's `exit` field.
     public var replyClass: ReplyClass {
         switch self {
-        case .done, .status, .config, .led, .sounds, .metrics, .watching, .event: .ok
+        case .done, .status, .text, .config, .led, .sounds, .metrics, .watching, .event: .ok
         case .refused: .refused
         case .failed: .failed
         case .usage: .usage
@@ -43,7 +45,7 @@ public enum Reply: Sendable, Hashable {
     public var message: String {
         switch self {
         case .done(let m, _), .refused(_, let m, _), .failed(_, let m, _), .usage(let m, _), .busy(let m): m
-        case .status, .config, .led, .sounds, .metrics, .watching, .event: "ok"
+        case .status, .text, .config, .led, .sounds, .metrics, .watching, .event: "ok"
         }
     }
 
@@ -79,6 +81,7 @@ public enum Reply: Sendable, Hashable {
         case .usage: "usage"
         case .busy: "busy"
         case .status: "status"
+        case .text: "text"
         case .config: "config"
         case .led: "led"
         case .sounds: "sounds"
@@ -91,7 +94,7 @@ public enum Reply: Sendable, Hashable {
 
 extension Reply: Codable {
     enum Key: String, CodingKey {
-        case v, reply, ok, exit, message, code, status, led, sounds, config, metrics, after, event
+        case v, reply, ok, exit, message, code, status, text, led, sounds, config, metrics, after, event
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,6 +106,7 @@ extension Reply: Codable {
         try c.encode(message, forKey: .message)
         try c.encodeIfPresent(code, forKey: .code)
         try c.encodeIfPresent(status, forKey: .status)
+        if case .text(let text) = self { try c.encode(text, forKey: .text) }
         try c.encodeIfPresent(led, forKey: .led)
         try c.encodeIfPresent(sounds, forKey: .sounds)
         try c.encodeIfPresent(config, forKey: .config)
@@ -119,6 +123,7 @@ extension Reply: Codable {
         let status = try c.decodeIfPresent(StatusReport.self, forKey: .status)
         switch try c.decodeIfPresent(String.self, forKey: .reply) {
         case "status" where status != nil: self = .status(status!)
+        case "text": self = .text(try c.decode(String.self, forKey: .text))
         case "config": self = .config(try c.decode([ConfigEntry].self, forKey: .config))
         case "led": self = .led(try c.decode(LEDReport.self, forKey: .led))
         case "sounds": self = .sounds(try c.decode([SoundReport].self, forKey: .sounds))

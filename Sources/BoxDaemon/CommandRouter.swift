@@ -18,6 +18,7 @@ extension Engine {
         }
         switch command {
         case .status, .doctor: return .status(status())
+        case .statusText: return .text(status().text())
         case .take(let confirm): return reply(apply(.takeDose(confirmed: confirm), source: source))
         case .skip(let reason): return reply(apply(.skipDose2(reason: reason), source: source))
         case .snooze: return reply(apply(.snooze, source: source))

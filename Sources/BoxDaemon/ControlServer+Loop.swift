@@ -226,10 +226,10 @@ struct ControlLoop {
             switch c.role {
             case .overflow:
                 c.closing = true
-                if case .success(.status) = decoded {
+                if case .success(let command) = decoded, command == .status || command == .statusText {
                     c.closing = false
                     c.awaiting = true
-                    server.ask(.status, uid: c.uid, for: c.id)
+                    server.ask(command, uid: c.uid, for: c.id)
                 } else {
                     c.queue(ControlServer.busy)
                 }

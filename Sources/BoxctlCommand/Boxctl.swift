@@ -151,7 +151,9 @@ struct Status: ParsableCommand {
     func run() throws {
         let report: StatusReport
         do {
-            let reply = try ControlClient(path: connection.socket).send(.status)
+            // The text as boxd renders it: one string to decode, not the report's types (#34).
+            let reply = try ControlClient(path: connection.socket).send(connection.json ? .status : .statusText)
+            if case .text(let text) = reply { return print(text) }
             guard let s = reply.status else { throw ControlClient.Failure.unreachable("boxd answered without a status: \(reply.message)") }
             report = s
         } catch {

@@ -85,6 +85,18 @@ struct Rig {
         #expect(records.contains { if case .dose(let d) = $0 { d.type == .dose1 && d.source == .button("dose") } else { false } })
     }
 
+    /// `boxctl status` prints the text boxd renders (#34): the same words the report gives.
+    @Test func theStatusTextIsTheReportsText() async throws {
+        let rig = try Rig()
+        defer { rig.cleanup() }
+        await rig.engine.start()
+        _ = await rig.press()
+        let reply = await rig.request(.statusText)
+        let text = await rig.status().text()
+        #expect(reply == .text(text))
+        #expect(text.contains("Dose 1"))
+    }
+
     /// `[led] class`: the kernel plays each pattern, so boxd writes a phase's pattern once, and
     /// each flash once with the phase's again after it; nothing per blink.
     @Test func aKernelLEDIsHandedEachPatternOnce() async throws {

@@ -11,7 +11,7 @@ import Testing
 /// every bad field is refused with a message naming it.
 @Suite struct ProtocolTests {
     static let everyCommand: [Command] = [
-        .status, .take(confirm: false), .take(confirm: true), .skip(reason: nil), .skip(reason: .sideEffects), .snooze, .undo,
+        .status, .statusText, .take(confirm: false), .take(confirm: true), .skip(reason: nil), .skip(reason: .sideEffects), .snooze, .undo,
         .extra(confirm: true), .log(.bathroom, note: nil, confirm: false), .log(.wakeFinal, note: "slept well", confirm: true),
         .checkin(CheckInAnswers(sleepQuality: 4, feelRested: .well, grogginess: .none, mentalClarity: 8, mood: .good, notes: "ok"), confirm: true),
         .checkin(CheckInAnswers(), confirm: false), .checkin(CheckInAnswers(flags: [.hallucinations, .fellOutOfBed]), confirm: false), .target(minutes: 180, confirm: true), .config, .doctor,
@@ -179,7 +179,7 @@ import Testing
             .usage("no button named x", code: "404_UNKNOWN_BUTTON"), .busy("boxd is busy"), .status(status),
             .config([ConfigEntry(key: "clock", value: "sim", source: "command line")]), .led(LEDReport(color: "green", pattern: "pulse")),
             .sounds([SoundReport(offsetMs: 5, name: "success", level: nil)]), .metrics(["press_to_led_ms": [1.5, 2], "single_commit_ms": []]),
-            .watching(after: 41),
+            .watching(after: 41), .text("Night 2026-11-23: waiting for Dose 1\nLED: off"),
             .event(FeedEvent(id: 42, kind: .dose2, at: "2026-11-24T03:10:00.250Z", sessionID: "s1", sessionDate: "2026-11-23",
                              subject: "d2", source: "button:dose", isLate: true)),
             .event(FeedEvent(id: 43, kind: .nightClosed, at: "2026-11-24T09:00:00.000Z", sessionID: "s1", sessionDate: "2026-11-23",
