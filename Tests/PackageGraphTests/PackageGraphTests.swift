@@ -5,7 +5,7 @@ import TestSupport
 /// The package's shape, read from the manifest as SwiftPM sees it (`swift package dump-package`):
 /// the caregiver bridge's code depends on nothing of boxd's, so no code path of the bridge runs
 /// the daemon's. (Since #34 the package ships the three programs as one file: the bridge's process
-/// holds boxd's code and maps libasound, libgpiod and SQLite, unused; its systemd sandbox, not
+/// holds boxd's code and maps libgpiod and SQLite, unused; its systemd sandbox, not
 /// the file, keeps it from the night log and the devices.)
 @Suite struct PackageGraphTests {
     static let root = Repository.root
