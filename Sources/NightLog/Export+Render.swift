@@ -6,8 +6,10 @@ extension ExportFile {
     /// The query a file's rows come from. The files of one source are written from one run
     /// of it: a ten-year log's events are read once for the four files of events, its
     /// sessions once for both session files and the analytics.
+    /// In the order they are made: the largest first, so that its files are written while the
+    /// others are made (`ExportWriter`).
     enum Source: CaseIterable, Sendable {
-        case sessions, timeline, checkins, inventory, medicationEvents, preSleepLogs, drinks, pacingEvents
+        case timeline, sessions, checkins, inventory, medicationEvents, preSleepLogs, drinks, pacingEvents
     }
 
     var source: Source {

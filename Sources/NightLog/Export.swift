@@ -113,43 +113,22 @@ extension NightLog {
     @discardableResult
     public func export(to directory: URL, from: String? = nil, to: String? = nil, overwrite: Bool = true,
                        zone: TimeZone = ExportFile.utc, checkingBeside: Bool = false) throws(NightLogError) -> [URL] {
-        let files: [ExportFile: [UInt8]]
+        if !overwrite, let existing = Self.existingExportFiles(in: directory).first {
+            throw .exportFailed(path: existing.path, detail: "already exists")
+        }
+        // Each source's files are written while the next source's are made (ExportWriter).
+        let writer = ExportWriter(directory: directory)
         if checkingBeside {
             let damage = CheckOutcome(), checked = DispatchGroup()
             DispatchQueue.global().async(group: checked) { [path] in
                 do throws(NightLogError) { try Self.quickCheck(path: path) } catch { damage.error = error }
             }
-            let made = Result { () throws(NightLogError) in try csvFiles(from: from, to: to, zone: zone) }
-            checked.wait()
-            if let error = damage.error { throw error }
-            files = try made.get()
-        } else {
-            files = try csvFiles(from: from, to: to, zone: zone)
+            writer.allow(after: checked) { damage.error }
         }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .exportFailed(path: directory.path, detail: Self.plainFileReason(error, path: directory.path))
-        }
-        if !overwrite, let existing = Self.existingExportFiles(in: directory).first {
-            throw .exportFailed(path: existing.path, detail: "already exists")
-        }
-        var urls: [URL] = []
-        for file in ExportFile.allCases {
-            let url = directory.appendingPathComponent(file.fileName)
-            do {
-                // Written from the bytes where they are (a ten-year export is 11 MB), not a copy.
-                try (files[file] ?? []).withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress, bytes.count > 0 else { return try Data().write(to: url, options: .atomic) }
-                    try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-                        .write(to: url, options: .atomic)
-                }
-            } catch {
-                throw .exportFailed(path: url.path, detail: Self.plainFileReason(error, path: directory.path))
-            }
-            urls.append(url)
-        }
-        return urls
+        let made = Result { () throws(NightLogError) in try csvFiles(from: from, to: to, zone: zone, each: writer.add) }
+        if case .failure(let error) = made { try writer.finish(dropping: error) }
+        try writer.finish()
+        return try writer.commit()
     }
 
     /// The export files (any of their names) already present in `directory`, in
@@ -222,17 +201,20 @@ extension NightLog {
 
     /// Every file's bytes from one read transaction; the files of one source from one query.
     func csvFiles(from: String? = nil, to: String? = nil, zone: TimeZone = ExportFile.utc) throws(NightLogError) -> [ExportFile: [UInt8]] {
+        var bytes: [ExportFile: [UInt8]] = [:]
+        try csvFiles(from: from, to: to, zone: zone) { bytes[$0] = $1 }
+        return bytes
+    }
+
+    /// The same, each source's files given to `each` as soon as its query is done.
+    func csvFiles(from: String?, to: String?, zone: TimeZone, each: (ExportFile, [UInt8]) -> Void) throws(NightLogError) {
         let range = try ExportRange(from: from, to: to)
-        return try guarded {
+        try guarded {
             try db.read { db in
-                var bytes: [ExportFile: [UInt8]] = [:]
                 for source in ExportFile.Source.allCases {
                     let files = ExportFile.allCases.filter { $0.source == source }
-                    for (file, text) in zip(files, try Self.render(files, range: range, zone: zone, db: db)) {
-                        bytes[file] = text
-                    }
+                    for (file, text) in zip(files, try Self.render(files, range: range, zone: zone, db: db)) { each(file, text) }
                 }
-                return bytes
             }
         }
     }

@@ -121,6 +121,25 @@ import Testing
         }
     }
 
+    /// #34: the files are written under temporary names while the next ones are made, and
+    /// renamed into place at the end: what the directory then holds is the export's files and
+    /// what was there before, nothing half-made.
+    @Test func anExportLeavesItsFilesAndNothingElse() throws {
+        try withTempDir { dir throws in
+            let log = try Self.filled(dir)
+            let out = dir.appendingPathComponent("out")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            try Data("mine".utf8).write(to: out.appendingPathComponent("README.txt"))
+            let urls = try log.export(to: out)
+            #expect(urls.map(\.lastPathComponent) == ExportFile.allCases.map(\.fileName))
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+                    == Set(ExportFile.allCases.map(\.fileName) + ["README.txt"]))
+            for file in ExportFile.allCases {
+                #expect(try String(contentsOf: out.appendingPathComponent(file.fileName), encoding: .utf8) == (try log.csv(file)))
+            }
+        }
+    }
+
     @Test func unwritableDirectoriesGetPlainReasons() throws {
         try withTempDir { dir throws in
             let log = try Self.filled(dir)
