@@ -125,8 +125,11 @@ extension NightLog {
             }
             writer.allow(after: checked) { damage.error }
         }
-        let made = Result { () throws(NightLogError) in try csvFiles(from: from, to: to, zone: zone, each: writer.add) }
-        if case .failure(let error) = made { try writer.finish(dropping: error) }
+        do {
+            try csvFiles(from: from, to: to, zone: zone, each: writer.add)
+        } catch {
+            try writer.finish(dropping: error)
+        }
         try writer.finish()
         return try writer.commit()
     }

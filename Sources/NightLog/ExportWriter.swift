@@ -36,8 +36,12 @@ final class ExportWriter: @unchecked Sendable {
                 try makeDirectory()
                 let temp = directory.appendingPathComponent(".\(file.fileName).\(getpid()).tmp").path
                 written.append((temp, file))
-                try Self.writeSynced(bytes, to: temp, naming: directory.appendingPathComponent(file.fileName).path,
-                                     in: directory.path)
+                do throws(SyncedWriteFailure) {
+                    try writeSynced(bytes, to: temp, mode: 0o666)
+                } catch {
+                    let reason = NightLog.plainFileReason(Self.posixError(error.code), path: directory.path)
+                    throw .exportFailed(path: directory.appendingPathComponent(file.fileName).path, detail: reason)
+                }
             } catch {
                 failure = error
             }
@@ -67,6 +71,8 @@ final class ExportWriter: @unchecked Sendable {
             }
             urls.append(url)
         }
+        // The renames made durable where the file system can: some (a FAT stick's) refuse a
+        // directory's fsync, and the files themselves are already on the disk.
         let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }
         return urls
@@ -75,30 +81,12 @@ final class ExportWriter: @unchecked Sendable {
     private func makeDirectory() throws(NightLogError) {
         guard written.isEmpty else { return }
         do {
-            var isDirectory: ObjCBool = false
-            madeDirectory = !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
+            madeDirectory = !FileManager.default.fileExists(atPath: directory.path)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw .exportFailed(path: directory.path, detail: NightLog.plainFileReason(error, path: directory.path))
         }
     }
 
-    /// `bytes` in the file at `temp`, on the disk; a failure names the file it stands for.
-    private static func writeSynced(_ bytes: [UInt8], to temp: String, naming path: String, in directory: String) throws(NightLogError) {
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            throw .exportFailed(path: path, detail: NightLog.plainFileReason(posixError(), path: directory))
-        }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw .exportFailed(path: path, detail: NightLog.plainFileReason(posixError(), path: directory)) }
-            done += n
-        }
-        guard fsync(fd) == 0 else { throw .exportFailed(path: path, detail: NightLog.plainFileReason(posixError(), path: directory)) }
-    }
-
-    private static func posixError() -> NSError { NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+    private static func posixError(_ code: Int32 = errno) -> NSError { NSError(domain: NSPOSIXErrorDomain, code: Int(code)) }
 }

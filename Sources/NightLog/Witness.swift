@@ -101,19 +101,10 @@ public struct Witness: Codable, Sendable, Equatable {
         }
         let line = Array(String(format: "%08x ", Self.crc32(json)).utf8) + json + [UInt8(ascii: "\n")]
         let temporary = target + ".new"
-        func fail(_ what: String) -> NightLogError {
-            .cannotOpen(path: target, detail: "the witness could not be written (\(what)): \(String(cString: strerror(errno)))")
+        func fail(_ what: String, _ text: String = String(cString: strerror(errno))) -> NightLogError {
+            .cannotOpen(path: target, detail: "the witness could not be written (\(what)): \(text)")
         }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw fail("open") }
-        let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count, fsync(fd) == 0 else {
-            let error = fail("write")
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
+        do throws(SyncedWriteFailure) { try writeSynced(line, to: temporary, mode: 0o640) } catch { throw fail(error.step, error.text) }
         guard rename(temporary, target) == 0 else { throw fail("rename") }
         let dir = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { throw fail("open the directory") }
